@@ -1,0 +1,35 @@
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/printer.h"
+
+namespace abstracts::cli {
+
+void add_show_command(CLI::App& app, Context& ctx, int& status) {
+  auto ids = std::make_shared<std::vector<std::string>>();
+  auto json = std::make_shared<bool>(false);
+  auto* cmd = app.add_subcommand("show", "Print abstracts by id");
+  cmd->add_option("ids", *ids, "Ids, as printed by search")->required();
+  cmd->add_flag("--json", *json, "Print JSON Lines, one object per abstract");
+  cmd->fallthrough();
+  cmd->callback([&ctx, &status, ids, json] {
+    Index index = ctx.open_index();
+    auto printer = *json ? make_json_printer(std::cout) : make_text_printer(std::cout, ctx.use_color());
+    bool all_found = true;
+    bool first = true;
+    for (const auto& id : *ids) {
+      auto a = index.get(id);
+      if (!a) {
+        std::cerr << "abstracts: no abstract with id '" << id << "'\n";
+        all_found = false;
+        continue;
+      }
+      if (!first && !*json) std::cout << '\n';
+      first = false;
+      printer->abstract(*a);
+    }
+    status = all_found ? 0 : 1;
+  });
+}
+
+}  // namespace abstracts::cli

@@ -1,0 +1,19 @@
+// The subcommands. Each registers itself on the app and, when chosen, runs and
+// leaves its exit status in `status` (0 found, 1 nothing found, 2 error).
+#ifndef ABSTRACTS_CLI_COMMANDS_H_
+#define ABSTRACTS_CLI_COMMANDS_H_
+
+#include <CLI/CLI.hpp>
+
+#include "cli/context.h"
+
+namespace abstracts::cli {
+
+void add_index_command(CLI::App& app, Context& ctx, int& status);
+void add_search_command(CLI::App& app, Context& ctx, int& status);
+void add_show_command(CLI::App& app, Context& ctx, int& status);
+void add_stats_command(CLI::App& app, Context& ctx, int& status);
+
+}  // namespace abstracts::cli
+
+#endif  // ABSTRACTS_CLI_COMMANDS_H_

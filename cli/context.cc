@@ -1,0 +1,123 @@
+#include "cli/context.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+namespace abstracts::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v == nullptr ? std::string() : std::string(v);
+}
+
+fs::path executable_dir() {
+  std::error_code ec;
+  auto exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe.parent_path();
+}
+
+}  // namespace
+
+fs::path Context::index_dir() const {
+  if (!index_option.empty()) return index_option;
+  if (auto v = env("ABSTRACTS_INDEX"); !v.empty()) return v;
+  if (auto v = env("XDG_DATA_HOME"); !v.empty()) return fs::path(v) / "abstracts" / "index";
+  if (auto v = env("HOME"); !v.empty()) return fs::path(v) / ".local" / "share" / "abstracts" / "index";
+  return fs::path(".abstracts-index");
+}
+
+bool Context::index_is_default() const { return index_option.empty() && env("ABSTRACTS_INDEX").empty(); }
+
+fs::path Context::corpus_dir() const {
+  if (auto v = env("ABSTRACTS_CORPUS"); !v.empty()) return v;
+  std::error_code ec;
+  auto installed = executable_dir().parent_path() / ABSTRACTS_INSTALL_CORPUS_DIR;
+  if (fs::is_directory(installed, ec)) return installed;
+  return ABSTRACTS_SOURCE_CORPUS_DIR;
+}
+
+bool Context::use_color() const {
+  if (color == "always") return true;
+  if (color == "never") return false;
+  if (!env("NO_COLOR").empty() || env("TERM") == "dumb") return false;
+  return isatty(STDOUT_FILENO) != 0;
+}
+
+Index Context::open_index() const {
+  auto dir = index_dir();
+  std::error_code ec;
+  if (index_is_default() && !fs::exists(dir, ec)) {
+    std::cerr << "abstracts: no index yet at " << dir.string() << "; indexing the bundled corpus ("
+              << corpus_dir().string() << ") first\n";
+    if (run_indexing(*this, {}, false) != 0) {
+      throw Error("could not index the bundled corpus", "see the errors above");
+    }
+  }
+  return Index::open(dir);
+}
+
+void print_error(const std::exception& e) {
+  std::cerr << "error: " << e.what() << '\n';
+  if (const auto* ae = dynamic_cast<const Error*>(&e); ae != nullptr && !ae->hint().empty()) {
+    std::cerr << "hint: " << ae->hint() << '\n';
+  }
+}
+
+std::string display_path(const std::string& path) {
+  std::error_code ec;
+  auto cwd = fs::current_path(ec);
+  if (ec) return path;
+  auto rel = fs::path(path).lexically_relative(cwd);
+  if (rel.empty() || *rel.begin() == "..") return path;
+  return rel.string();
+}
+
+std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& paths, bool quiet) {
+  std::vector<fs::path> inputs(paths.begin(), paths.end());
+  if (inputs.empty()) inputs.push_back(ctx.corpus_dir());
+  auto dir = ctx.index_dir();
+  Writer writer = Writer::open(dir);
+  std::size_t files = 0, changed = 0, abstracts = 0, removed = 0, failed = 0;
+  auto on_file = [&](const FileReport& r) {
+    ++files;
+    abstracts += r.abstracts;
+    removed += r.removed;
+    if (r.status == FileReport::Status::kIndexed) ++changed;
+  };
+  auto on_error = [&](const std::exception& e) {
+    ++failed;
+    print_error(e);
+  };
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    if (fs::is_directory(in, ec)) {
+      try {
+        writer.index_directory(in, on_file, on_error);
+      } catch (const InputError& e) {
+        on_error(e);
+      }
+    } else {
+      try {
+        on_file(writer.index_file(in));
+      } catch (const InputError& e) {
+        on_error(e);
+      }
+    }
+  }
+  writer.commit();
+  if (!quiet) {
+    std::cerr << "indexed " << files << (files == 1 ? " file" : " files") << " (" << abstracts
+              << " abstracts) into " << dir.string() << ": " << changed << " new or changed, "
+              << files - changed << " unchanged, " << removed << " abstracts removed";
+    if (failed > 0) std::cerr << ", " << failed << (failed == 1 ? " file" : " files") << " failed";
+    std::cerr << '\n';
+  }
+  return failed;
+}
+
+}  // namespace abstracts::cli

@@ -1,0 +1,47 @@
+// What every subcommand shares: where the index and corpus are, colour, output.
+#ifndef ABSTRACTS_CLI_CONTEXT_H_
+#define ABSTRACTS_CLI_CONTEXT_H_
+
+#include <filesystem>
+#include <string>
+
+#include "abstracts/abstracts.h"
+
+namespace abstracts::cli {
+
+struct Context {
+  std::string index_option;  // --index, "" if not given
+  std::string color = "auto";
+
+  // The index directory: --index, else $ABSTRACTS_INDEX, else
+  // $XDG_DATA_HOME/abstracts/index, else ~/.local/share/abstracts/index.
+  std::filesystem::path index_dir() const;
+  // True when neither --index nor $ABSTRACTS_INDEX chose the directory.
+  bool index_is_default() const;
+
+  // The bundled corpus: $ABSTRACTS_CORPUS, else <prefix>/share/abstracts/corpus
+  // next to an installed binary, else the source tree's corpus/.
+  std::filesystem::path corpus_dir() const;
+
+  // Whether to colour standard output: --color always/never, or for auto,
+  // a terminal with NO_COLOR unset or empty and TERM not "dumb".
+  bool use_color() const;
+
+  // Opens the index for reading. If the default index does not exist yet, it is
+  // first built from the bundled corpus (saying so on stderr).
+  Index open_index() const;
+};
+
+// Prints the error and its hint to stderr as "error: ..." / "hint: ...".
+void print_error(const std::exception& e);
+
+// `path` relative to the current directory when it lies below it, else as is.
+std::string display_path(const std::string& path);
+
+// Indexes the bundled corpus, or `paths`, into the index; prints a summary to
+// stderr unless `quiet`. Returns the number of files that failed.
+std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& paths, bool quiet);
+
+}  // namespace abstracts::cli
+
+#endif  // ABSTRACTS_CLI_CONTEXT_H_

@@ -1,0 +1,70 @@
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "cli/context.h"
+#include "cli/printer.h"
+
+namespace abstracts::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Fields shared by hits and `show`: where the abstract is and what it says.
+void describe(Json& j, const Abstract& a) {
+  j["id"] = a.id;
+  j["source"] = a.source.empty() ? Json() : Json(display_path(a.source));
+  j["path"] = a.source.empty() ? Json() : Json(a.source);
+  j["line"] = a.line == 0 ? Json() : Json(a.line);
+  j["venue"] = a.venue.empty() ? Json() : Json(a.venue);
+  j["year"] = a.year == 0 ? Json() : Json(a.year);
+  j["title"] = a.title;
+}
+
+class JsonPrinter : public Printer {
+ public:
+  explicit JsonPrinter(std::ostream& out) : out_(out) {}
+
+  void hit(const Hit& h) override {
+    Json j;
+    j["rank"] = h.rank;
+    describe(j, h.abstract);
+    j["score"] = h.score;
+    j["snippet"] = h.snippet.text;
+    Json highlights = Json::array();
+    for (const auto& r : h.snippet.highlights) highlights.push_back({r.begin, r.end});
+    j["highlights"] = std::move(highlights);
+    emit(j);
+  }
+
+  void abstract(const Abstract& a) override {
+    Json j;
+    describe(j, a);
+    j["text"] = a.text;
+    emit(j);
+  }
+
+  void stats(const IndexStats& s) override {
+    Json j;
+    j["path"] = s.path;
+    j["abstracts"] = s.abstracts;
+    j["files"] = s.files;
+    j["terms"] = s.terms;
+    j["size_bytes"] = s.size_bytes;
+    j["average_length"] = s.average_length;
+    emit(j);
+  }
+
+ private:
+  void emit(const Json& j) {
+    // Invalid UTF-8 cannot reach here (inputs are validated), but never throw on output.
+    out_ << j.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
+  }
+
+  std::ostream& out_;
+};
+
+}  // namespace
+
+std::unique_ptr<Printer> make_json_printer(std::ostream& out) { return std::make_unique<JsonPrinter>(out); }
+
+}  // namespace abstracts::cli

@@ -1,0 +1,57 @@
+// The one text analyzer, shared by the indexer and the query side so that index
+// terms and query terms never drift apart.
+#ifndef ABSTRACTS_ENGINE_ANALYSIS_ANALYZER_H_
+#define ABSTRACTS_ENGINE_ANALYSIS_ANALYZER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <xapian.h>
+
+namespace abstracts::analysis {
+
+// One searchable word of a display text.
+struct Token {
+  std::string term;         // folded and stemmed: what the index stores
+  std::size_t begin = 0;    // byte range of the word in the analysed text
+  std::size_t end = 0;
+  std::uint32_t position = 0;  // 1-based word position
+};
+
+// Splits display text (see abstracts::display_text) into index terms:
+//  - words are runs of letters, digits and marks; every hyphen, dash and other
+//    punctuation separates words ("text‑only" -> text, only), a soft hyphen
+//    joins, an apostrophe (' ’ ʼ) between letters stays inside the word,
+//    a '.' or ',' between digits stays inside a number ("3.5");
+//  - each word is NFKC-normalised, case-folded and diacritic-folded
+//    ("Pokémon" -> "pokemon"), an all-capitals acronym loses a plural "s"
+//    ("LLMs" -> "llm"), then stemmed with the English Snowball stemmer.
+// Thread-compatible: it holds a Xapian::Stem, so use one Analyzer per thread.
+class Analyzer {
+ public:
+  Analyzer();
+
+  std::vector<Token> tokenize(std::string_view text) const;
+
+  // Just the terms of tokenize(), in order.
+  std::vector<std::string> terms(std::string_view text) const;
+
+  // One word, normalised but not stemmed: NFKC, case fold, diacritic fold,
+  // acronym plural. `word` is one word as found by tokenize().
+  static std::string fold(std::string_view word);
+
+  std::string stem(const std::string& folded) const;
+
+ private:
+  Xapian::Stem stemmer_;
+};
+
+// Words longer than this (in bytes, after folding) are not indexed.
+inline constexpr std::size_t kMaxTermBytes = 64;
+
+}  // namespace abstracts::analysis
+
+#endif  // ABSTRACTS_ENGINE_ANALYSIS_ANALYZER_H_

@@ -1,0 +1,78 @@
+#include "engine/analysis/unicode_text.h"
+
+#include <unicode/normalizer2.h>
+#include <unicode/unistr.h>
+#include <unicode/utf8.h>
+
+namespace abstracts::analysis {
+namespace {
+
+// Length of the white-space character at s[i], or 0 if it is not one.
+std::size_t space_length(std::string_view s, std::size_t i) {
+  auto c = static_cast<unsigned char>(s[i]);
+  if (c == ' ' || c < 0x20 || c == 0x7f) return 1;
+  if (s.substr(i, 2) == "\u00a0") return 2;
+  if (c == 0xe2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80) {
+    auto c3 = static_cast<unsigned char>(s[i + 2]);
+    if ((c3 >= 0x80 && c3 <= 0x8a) || c3 == 0xaf || c3 == 0xa8 || c3 == 0xa9) return 3;
+  }
+  if (s.substr(i, 3) == "\u205f" || s.substr(i, 3) == "\u3000") return 3;
+  return 0;
+}
+
+}  // namespace
+
+bool is_ascii(std::string_view s) {
+  for (unsigned char c : s) {
+    if (c >= 0x80) return false;
+  }
+  return true;
+}
+
+std::string to_nfc(std::string s) {
+  if (is_ascii(s)) return s;
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(status);
+  icu::UnicodeString u = icu::UnicodeString::fromUTF8(s);
+  if (U_FAILURE(status) || nfc->isNormalized(u, status)) return s;
+  icu::UnicodeString normalized = nfc->normalize(u, status);
+  if (U_FAILURE(status)) return s;
+  std::string out;
+  normalized.toUTF8String(out);
+  return out;
+}
+
+std::string collapse_spaces(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool pending_space = false;
+  for (std::size_t i = 0; i < s.size();) {
+    if (auto n = space_length(s, i); n > 0) {
+      pending_space = !out.empty();
+      i += n;
+      continue;
+    }
+    if (pending_space) out += ' ';
+    pending_space = false;
+    out += s[i++];
+  }
+  return out;
+}
+
+std::size_t find_invalid_utf8(std::string_view s) {
+  const auto n = static_cast<int32_t>(s.size());
+  int32_t i = 0;
+  while (i < n) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    int32_t start = i;
+    UChar32 c;
+    U8_NEXT(s.data(), i, n, c);
+    if (c < 0) return static_cast<std::size_t>(start);
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace abstracts::analysis

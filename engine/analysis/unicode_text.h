@@ -1,0 +1,25 @@
+// Small Unicode helpers shared by the analysis stages.
+#ifndef ABSTRACTS_ENGINE_ANALYSIS_UNICODE_TEXT_H_
+#define ABSTRACTS_ENGINE_ANALYSIS_UNICODE_TEXT_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace abstracts::analysis {
+
+bool is_ascii(std::string_view s);
+
+// NFC form of UTF-8 text (unchanged if already NFC).
+std::string to_nfc(std::string s);
+
+// Runs of white space (ASCII, control characters, NBSP and the other Unicode
+// spaces) become one ASCII space; leading and trailing white space goes.
+std::string collapse_spaces(std::string_view s);
+
+// The byte offset of the first invalid UTF-8 sequence in `s`, or npos.
+std::size_t find_invalid_utf8(std::string_view s);
+
+}  // namespace abstracts::analysis
+
+#endif  // ABSTRACTS_ENGINE_ANALYSIS_UNICODE_TEXT_H_

@@ -1,0 +1,61 @@
+// Reading an index: search, look up, statistics.
+#ifndef ABSTRACTS_INDEX_H_
+#define ABSTRACTS_INDEX_H_
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "abstracts/abstract.h"
+#include "abstracts/search.h"
+
+namespace abstracts {
+
+struct IndexStats {
+  std::string path;              // the index directory
+  std::uint64_t abstracts = 0;   // documents in the index
+  std::uint64_t files = 0;       // source files indexed
+  std::uint64_t terms = 0;       // distinct searchable terms
+  std::uint64_t size_bytes = 0;  // on disk
+  double average_length = 0;     // terms per abstract
+};
+
+// A read-only view of an on-disk index.
+//
+// Thread-safe: one Index may serve searches from many threads at once (it keeps
+// one Xapian handle per concurrent caller). Each call sees the index as last
+// committed by a Writer when the call started.
+class Index {
+ public:
+  // Opens the index in `dir`. Throws IndexNotFound if there is none, and
+  // CorruptIndex if it cannot be read or was written by an incompatible version.
+  static Index open(const std::filesystem::path& dir);
+
+  Index(Index&&) noexcept;
+  Index& operator=(Index&&) noexcept;
+  ~Index();
+
+  // Searches the index; see docs/query-language.md for the syntax. Hits are
+  // ranked by BM25. Throws QueryError (with the offending column) when `query`
+  // cannot be parsed.
+  SearchResults search(std::string_view query, const SearchOptions& options = {}) const;
+
+  // The abstract with this id, if the index has it.
+  std::optional<Abstract> get(std::string_view id) const;
+
+  IndexStats stats() const;
+
+  const std::filesystem::path& path() const;
+
+ private:
+  struct Impl;
+  explicit Index(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace abstracts
+
+#endif  // ABSTRACTS_INDEX_H_

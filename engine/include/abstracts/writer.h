@@ -1,0 +1,84 @@
+// Writing an index: add, replace and remove abstracts and whole files.
+#ifndef ABSTRACTS_WRITER_H_
+#define ABSTRACTS_WRITER_H_
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "abstracts/abstract.h"
+
+namespace abstracts {
+
+// What index_file() did with one file.
+struct FileReport {
+  enum class Status { kIndexed, kUnchanged };
+  std::filesystem::path path;  // absolute
+  Status status = Status::kIndexed;
+  std::size_t abstracts = 0;   // abstracts in the file
+  std::size_t removed = 0;     // abstracts dropped from the index (gone from the file)
+};
+
+// The one writer of an index. Holds the index's write lock from open() until
+// destruction; a second Writer on the same index, in this or another process,
+// fails with IndexLocked.
+//
+// Not thread-safe: use one Writer from one thread at a time. Changes become
+// visible to readers at commit(); each index_file() commits on its own, so a
+// file is never half-indexed. The destructor commits what is pending.
+class Writer {
+ public:
+  // Opens (creating if needed) the index in `dir`. Throws IndexLocked if another
+  // writer holds it, CorruptIndex if it cannot be read.
+  static Writer open(const std::filesystem::path& dir);
+
+  Writer(Writer&&) noexcept;
+  Writer& operator=(Writer&&) noexcept;
+  ~Writer();
+
+  // Indexes one file (abstracts text format or BEIR JSON Lines, optionally
+  // gzip-compressed; chosen by content). Abstracts already in the index are
+  // replaced, abstracts no longer in the file are removed, and an unchanged file
+  // (same size, modification time and content) is skipped. The whole file is
+  // read and validated before anything is written: on InputError the index is
+  // left as it was.
+  FileReport index_file(const std::filesystem::path& file);
+
+  // Indexes every regular, non-hidden file below `dir` (recursively, in name
+  // order), and removes from the index the files below `dir` that no longer
+  // exist. `on_file` is called after each file (if set). A file that fails is
+  // reported through `on_error` and skipped; the others are still indexed.
+  // Returns the number of files that failed.
+  std::size_t index_directory(
+      const std::filesystem::path& dir,
+      const std::function<void(const FileReport&)>& on_file = {},
+      const std::function<void(const std::exception&)>& on_error = {});
+
+  // Adds `abstract`, replacing any abstract with the same id. `text` and `title`
+  // may hold LaTeX: they are cleaned with display_text(). If id is empty it is
+  // derived from the text with content_id(); an empty title is derived from the
+  // text. Visible to readers after commit(). Returns the id.
+  std::string add(Abstract abstract);
+
+  // Removes the abstract with this id. Returns false if there was none.
+  bool remove(std::string_view id);
+
+  // Removes every abstract read from `file`, and forgets the file.
+  std::size_t remove_file(const std::filesystem::path& file);
+
+  // Makes the changes since the last commit visible to readers, atomically.
+  void commit();
+
+ private:
+  struct Impl;
+  explicit Writer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace abstracts
+
+#endif  // ABSTRACTS_WRITER_H_

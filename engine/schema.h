@@ -1,0 +1,66 @@
+// The index schema: which terms, values and metadata an abstract becomes.
+// The indexer writes it and the query side reads it; change kSchemaVersion with it.
+#ifndef ABSTRACTS_ENGINE_SCHEMA_H_
+#define ABSTRACTS_ENGINE_SCHEMA_H_
+
+#include <string>
+#include <string_view>
+
+#include <xapian.h>
+
+#include "abstracts/abstract.h"
+
+namespace abstracts::schema {
+
+// Bumped whenever analysis or layout changes, so an old index is rebuilt
+// instead of silently answering with drifted terms.
+inline constexpr std::string_view kSchemaVersion = "1";
+inline constexpr std::string_view kSchemaKey = "abstracts:schema";
+
+// Body text: unprefixed, stemmed terms with positions (phrases match inflections).
+// Boolean and field terms (Xapian's convention: upper-case prefixes):
+inline constexpr std::string_view kIdPrefix = "Q";      // Q<id>, unique
+inline constexpr std::string_view kTitlePrefix = "S";   // S<term> for words of the title
+inline constexpr std::string_view kVenuePrefix = "XV";  // XV<venue, case-folded>
+inline constexpr std::string_view kYearPrefix = "XY";   // XY<year>
+inline constexpr std::string_view kSourcePrefix = "XS"; // XS<file name, case-folded>
+inline constexpr std::string_view kFilePrefix = "XF";   // XF<hash of absolute path>
+
+inline constexpr Xapian::valueno kYearSlot = 0;
+
+// Metadata key under which a source file's state is kept ("file:" + absolute path).
+inline constexpr std::string_view kFileKeyPrefix = "file:";
+
+// True for terms that hold searchable words (not field or boolean terms).
+inline bool is_word_term(std::string_view term) {
+  return !term.empty() && !(term[0] >= 'A' && term[0] <= 'Z');
+}
+
+// The unique term of an abstract's id. (Built by append: GCC 12 warns falsely,
+// -Wrestrict, on `std::string(prefix) + std::string(id)`.)
+inline std::string id_term(std::string_view id) {
+  std::string term(kIdPrefix);
+  term.append(id);
+  return term;
+}
+
+// The XF term of a source file: a hash keeps it short for any path length.
+std::string file_term(std::string_view absolute_path);
+
+// The document data: every field of Abstract, so a hit needs no other lookup.
+std::string encode(const Abstract& abstract);
+Abstract decode(std::string_view data);
+
+// The state of an indexed file, kept in metadata to skip unchanged files.
+struct FileState {
+  unsigned long long size = 0;
+  long long mtime_ns = 0;
+  unsigned long long hash = 0;  // XXH3-64 of the file's bytes
+  unsigned long long abstracts = 0;
+};
+std::string encode(const FileState& state);
+bool decode(std::string_view data, FileState& state);
+
+}  // namespace abstracts::schema
+
+#endif  // ABSTRACTS_ENGINE_SCHEMA_H_

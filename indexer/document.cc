@@ -1,0 +1,58 @@
+#include "indexer/document.h"
+
+#include <filesystem>
+
+#include "engine/schema.h"
+
+namespace abstracts::indexer {
+namespace {
+
+// Positions of the text start this far after a separate title, so a phrase
+// never spans the two.
+constexpr Xapian::termpos kTitleGap = 100;
+
+}  // namespace
+
+Abstract make_abstract(const Record& record, const std::string& source, const std::string& venue,
+                       int year) {
+  Abstract a;
+  a.text = display_text(record.raw_text);
+  a.id = record.id.empty() ? content_id(record.raw_text) : record.id;
+  a.title = record.title.empty() ? derive_title(a.text) : display_text(record.title);
+  a.source = source;
+  a.line = record.line;
+  a.venue = venue;
+  a.year = year;
+  return a;
+}
+
+Xapian::Document make_document(const Abstract& a, bool title_in_text,
+                               const analysis::Analyzer& analyzer) {
+  using namespace schema;
+  Xapian::Document doc;
+  Xapian::termpos offset = 0;
+  for (const auto& t : analyzer.tokenize(a.title)) {
+    doc.add_term(std::string(kTitlePrefix) + t.term);
+    if (!title_in_text) {
+      doc.add_posting(t.term, t.position);
+      offset = t.position + kTitleGap;
+    }
+  }
+  for (const auto& t : analyzer.tokenize(a.text)) doc.add_posting(t.term, offset + t.position);
+
+  doc.add_boolean_term(id_term(a.id));
+  if (!a.venue.empty()) doc.add_boolean_term(std::string(kVenuePrefix) + analysis::Analyzer::fold(a.venue));
+  if (a.year != 0) {
+    doc.add_boolean_term(std::string(kYearPrefix) + std::to_string(a.year));
+    doc.add_value(kYearSlot, Xapian::sortable_serialise(a.year));
+  }
+  if (!a.source.empty()) {
+    auto name = std::filesystem::path(a.source).filename().string();
+    doc.add_boolean_term(std::string(kSourcePrefix) + analysis::Analyzer::fold(name).substr(0, 200));
+    doc.add_boolean_term(file_term(a.source));
+  }
+  doc.set_data(encode(a));
+  return doc;
+}
+
+}  // namespace abstracts::indexer

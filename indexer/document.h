@@ -1,0 +1,29 @@
+// Records -> abstracts -> Xapian documents, following engine/schema.h.
+#ifndef ABSTRACTS_INDEXER_DOCUMENT_H_
+#define ABSTRACTS_INDEXER_DOCUMENT_H_
+
+#include <string>
+
+#include <xapian.h>
+
+#include "abstracts/abstract.h"
+#include "engine/analysis/analyzer.h"
+#include "indexer/reader.h"
+
+namespace abstracts::indexer {
+
+// The abstract a record describes: display text from the raw text, id from the
+// record or else from the text (content_id), title from the record or else
+// derived from the text.
+Abstract make_abstract(const Record& record, const std::string& source, const std::string& venue,
+                       int year);
+
+// The Xapian document of an abstract. `title_in_text` says whether the title is
+// part of the text already (derived titles are); if not, its words are indexed
+// as body words too, ahead of the text.
+Xapian::Document make_document(const Abstract& abstract, bool title_in_text,
+                               const analysis::Analyzer& analyzer);
+
+}  // namespace abstracts::indexer
+
+#endif  // ABSTRACTS_INDEXER_DOCUMENT_H_

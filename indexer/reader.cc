@@ -1,0 +1,217 @@
+#include "indexer/reader.h"
+
+#include <zlib.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <utility>
+
+#include "abstracts/error.h"
+#include "engine/analysis/unicode_text.h"
+
+namespace abstracts::indexer {
+namespace {
+
+constexpr std::size_t kMaxLineBytes = 1 << 20;
+
+// Lines of a plain or gzip-compressed file, numbered from 1, without "\n" or "\r\n".
+class LineSource {
+ public:
+  explicit LineSource(const std::filesystem::path& file) : name_(file.string()) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec)) {
+      throw InputError(name_ + ": is a directory", name_, 0);
+    }
+    // gzopen reads plain files transparently, so one path serves both.
+    gz_ = gzopen(file.c_str(), "rb");
+    if (gz_ == nullptr) {
+      throw InputError("cannot read " + name_ + ": " + std::strerror(errno), name_, 0);
+    }
+    gzbuffer(gz_, 1 << 17);
+  }
+  ~LineSource() {
+    if (gz_ != nullptr) gzclose(gz_);
+  }
+  LineSource(const LineSource&) = delete;
+  LineSource& operator=(const LineSource&) = delete;
+
+  // Reads the next line into `line`; false at the end of the file.
+  bool next(std::string& line) {
+    line.clear();
+    char buf[8192];
+    bool any = false;
+    while (gzgets(gz_, buf, sizeof buf) != nullptr) {
+      any = true;
+      std::size_t n = std::strlen(buf);
+      line.append(buf, n);
+      if (line.size() > kMaxLineBytes) {
+        throw InputError(where(number_ + 1) + ": line longer than 1 MiB", name_, number_ + 1,
+                         "is this really a file of abstracts?");
+      }
+      if (n > 0 && buf[n - 1] == '\n') break;
+    }
+    if (!any) {
+      int err = Z_OK;
+      const char* msg = gzerror(gz_, &err);
+      if (err != Z_OK && err != Z_BUF_ERROR) {
+        throw InputError(name_ + ": cannot read: " + msg, name_, number_ + 1);
+      }
+      return false;
+    }
+    ++number_;
+    if (!line.empty() && line.back() == '\n') line.pop_back();
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (number_ == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
+    if (auto bad = analysis::find_invalid_utf8(line); bad != std::string::npos) {
+      throw InputError(where(number_) + ": not valid UTF-8 (byte " + std::to_string(bad + 1) +
+                           " of the line)",
+                       name_, number_, "convert the file to UTF-8, e.g. with iconv -f latin1 -t utf-8");
+    }
+    return true;
+  }
+
+  std::uint32_t number() const { return number_; }
+  const std::string& name() const { return name_; }
+  std::string where(std::uint32_t line) const { return name_ + ":" + std::to_string(line); }
+
+ private:
+  std::string name_;
+  gzFile gz_ = nullptr;
+  std::uint32_t number_ = 0;
+};
+
+bool is_blank(std::string_view s) { return s.find_first_not_of(" \t\f\v") == std::string_view::npos; }
+
+std::string_view trim(std::string_view s) {
+  auto b = s.find_first_not_of(" \t\f\v");
+  if (b == std::string_view::npos) return {};
+  auto e = s.find_last_not_of(" \t\f\v");
+  return s.substr(b, e - b + 1);
+}
+
+// "NeurIPS 2026 Papers" -> ("NeurIPS", 2026): the venue is what comes before a
+// four-digit year.
+bool parse_header(std::string_view header, std::string& venue, int& year) {
+  if (header.size() > 200) return false;
+  for (std::size_t i = 0; i + 4 <= header.size(); ++i) {
+    bool digits = true;
+    for (std::size_t k = 0; k < 4; ++k) digits = digits && std::isdigit(static_cast<unsigned char>(header[i + k]));
+    bool word_start = i == 0 || header[i - 1] == ' ';
+    bool word_end = i + 4 == header.size() || !std::isalnum(static_cast<unsigned char>(header[i + 4]));
+    if (!digits || !word_start || !word_end) continue;
+    int y = std::stoi(std::string(header.substr(i, 4)));
+    venue = std::string(trim(header.substr(0, i)));
+    if (y < 1900 || y > 2199 || venue.empty()) return false;
+    year = y;
+    return true;
+  }
+  return false;
+}
+
+class TextReader : public Reader {
+ public:
+  TextReader(std::unique_ptr<LineSource> src, const std::string& header) : src_(std::move(src)) {
+    format_ = Format::kAbstractsText;
+    if (!parse_header(trim(header), venue_, year_)) {
+      throw InputError(src_->where(src_->number()) +
+                           ": missing header line naming the venue and year",
+                       src_->name(), src_->number(),
+                       "the first line of a file of abstracts names venue and year, "
+                       "like 'NeurIPS 2026 Papers'");
+    }
+  }
+
+  std::optional<Record> next() override {
+    while (src_->next(line_)) {
+      std::string_view text = trim(line_);
+      if (text.empty()) continue;
+      return Record{{}, {}, std::string(text), src_->number()};
+    }
+    return std::nullopt;
+  }
+
+ private:
+  std::unique_ptr<LineSource> src_;
+  std::string line_;
+};
+
+class JsonLinesReader : public Reader {
+ public:
+  JsonLinesReader(std::unique_ptr<LineSource> src, std::string first)
+      : src_(std::move(src)), pending_(std::move(first)), has_pending_(true) {
+    format_ = Format::kJsonLines;
+  }
+
+  std::optional<Record> next() override {
+    while (true) {
+      if (has_pending_) {
+        has_pending_ = false;
+      } else if (!src_->next(pending_)) {
+        return std::nullopt;
+      }
+      if (is_blank(pending_)) continue;
+      return parse(pending_);
+    }
+  }
+
+ private:
+  Record parse(const std::string& line) const {
+    const auto n = src_->number();
+    auto fail = [&](const std::string& what) {
+      return InputError(src_->where(n) + ": " + what, src_->name(), n,
+                        "each line of a JSON Lines file is an object like "
+                        "{\"_id\": \"...\", \"title\": \"...\", \"text\": \"...\"}");
+    };
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) throw fail("not valid JSON");
+    if (!j.is_object()) throw fail("not a JSON object");
+    Record r;
+    r.line = n;
+    auto id = j.find("_id");
+    if (id == j.end()) throw fail("no \"_id\"");
+    if (id->is_string()) {
+      r.id = id->get<std::string>();
+    } else if (id->is_number_integer()) {
+      r.id = std::to_string(id->get<long long>());
+    } else {
+      throw fail("\"_id\" is neither a string nor an integer");
+    }
+    if (r.id.empty() || r.id.size() > 200) throw fail("\"_id\" is empty or longer than 200 bytes");
+    auto text = j.find("text");
+    if (text != j.end() && text->is_string()) r.raw_text = text->get<std::string>();
+    auto title = j.find("title");
+    if (title != j.end() && title->is_string()) r.title = title->get<std::string>();
+    if (r.raw_text.empty() && r.title.empty()) throw fail("no \"text\" and no \"title\"");
+    return r;
+  }
+
+  std::unique_ptr<LineSource> src_;
+  std::string pending_;
+  bool has_pending_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
+  auto src = std::make_unique<LineSource>(file);
+  std::string first;
+  while (src->next(first)) {
+    if (is_blank(first)) continue;
+    if (trim(first).front() == '{') return std::make_unique<JsonLinesReader>(std::move(src), first);
+    return std::make_unique<TextReader>(std::move(src), first);
+  }
+  throw InputError(src->name() + ": empty file", src->name(), 0,
+                   "a file of abstracts starts with a header line like 'NeurIPS 2026 Papers'");
+}
+
+std::vector<Record> read_all(const std::filesystem::path& file) {
+  auto reader = Reader::open(file);
+  std::vector<Record> records;
+  while (auto r = reader->next()) records.push_back(std::move(*r));
+  return records;
+}
+
+}  // namespace abstracts::indexer

@@ -1,0 +1,58 @@
+// Readers for the input formats: the abstracts text format and BEIR JSON Lines.
+#ifndef ABSTRACTS_INDEXER_READER_H_
+#define ABSTRACTS_INDEXER_READER_H_
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace abstracts::indexer {
+
+// One abstract as read from a file, before analysis.
+struct Record {
+  std::string id;        // "" for the text format (derived later from the text)
+  std::string title;     // "" unless the input gives one (JSON Lines "title")
+  std::string raw_text;  // as in the file: LaTeX and all, CR and BOM stripped
+  std::uint32_t line = 0;  // 1-based line in the (decompressed) file
+};
+
+enum class Format { kAbstractsText, kJsonLines };
+
+// Streams the records of one file. The format is chosen by content, not by
+// extension: gzip data is decompressed first; a file whose first non-blank
+// character is '{' is JSON Lines, anything else the text format.
+//
+// Text format: the first line names venue and year ("NeurIPS 2026 Papers" ->
+// "NeurIPS", 2026); each non-empty line after it is one abstract.
+// JSON Lines (BEIR): one object a line with "_id" (string or number), "text"
+// and optional "title"; other fields are ignored; blank lines are skipped.
+//
+// Throws InputError (naming the file and line) for an unreadable file, bytes
+// that are not UTF-8, a missing header, bad JSON or a line over 1 MiB.
+class Reader {
+ public:
+  static std::unique_ptr<Reader> open(const std::filesystem::path& file);
+  virtual ~Reader() = default;
+
+  // The next record, or nullopt at the end of the file.
+  virtual std::optional<Record> next() = 0;
+
+  Format format() const { return format_; }
+  const std::string& venue() const { return venue_; }
+  int year() const { return year_; }
+
+ protected:
+  Format format_ = Format::kAbstractsText;
+  std::string venue_;
+  int year_ = 0;
+};
+
+// Reads all records of `file` (for tests and small files).
+std::vector<Record> read_all(const std::filesystem::path& file);
+
+}  // namespace abstracts::indexer
+
+#endif  // ABSTRACTS_INDEXER_READER_H_

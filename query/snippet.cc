@@ -1,0 +1,89 @@
+#include "query/snippet.h"
+
+#include <vector>
+
+namespace abstracts::query {
+namespace {
+
+constexpr std::string_view kEllipsis = "…";
+
+std::size_t count_chars(std::string_view s) {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+}  // namespace
+
+Snippet make_snippet(std::string_view text, const std::unordered_set<std::string>& terms,
+                     std::size_t max_chars, const analysis::Analyzer& analyzer) {
+  std::vector<analysis::Token> tokens = analyzer.tokenize(text);
+  std::vector<bool> hit(tokens.size());
+  for (std::size_t i = 0; i < tokens.size(); ++i) hit[i] = terms.count(tokens[i].term) != 0;
+  // Character offsets of each token's begin and end, for window lengths.
+  std::vector<std::size_t> char_begin(tokens.size()), char_end(tokens.size());
+  {
+    std::size_t byte = 0, chars = 0;
+    auto advance = [&](std::size_t to) {
+      chars += count_chars(text.substr(byte, to - byte));
+      byte = to;
+      return chars;
+    };
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      char_begin[i] = advance(tokens[i].begin);
+      char_end[i] = advance(tokens[i].end);
+    }
+  }
+
+  // The window is tokens [best_first, best_last]; the whole text if it is short.
+  std::size_t best_first = 0, best_last = tokens.empty() ? 0 : tokens.size() - 1;
+  if (count_chars(text) > max_chars && !tokens.empty()) {
+    long best_score = -1;
+    // Start a little before each match, so the match has some context before it.
+    constexpr std::size_t kLeadChars = 40;
+    for (std::size_t m = 0; m < tokens.size(); ++m) {
+      if (!hit[m] && m != 0) continue;
+      std::size_t first = m;
+      while (first > 0 && char_begin[m] - char_begin[first - 1] <= kLeadChars) --first;
+      std::size_t last = first;
+      std::unordered_set<std::string_view> distinct;
+      long matches = 0;
+      for (std::size_t k = first; k < tokens.size(); ++k) {
+        if (char_end[k] - char_begin[first] > max_chars) break;
+        last = k;
+        if (hit[k]) {
+          distinct.insert(tokens[k].term);
+          ++matches;
+        }
+      }
+      long score = static_cast<long>(distinct.size()) * 1000 + matches;
+      if (score > best_score) {
+        best_score = score;
+        best_first = first;
+        best_last = last;
+      }
+    }
+  }
+
+  Snippet s;
+  std::size_t begin = 0, end = text.size();
+  if (!tokens.empty() && count_chars(text) > max_chars) {
+    // From the start of the first word (or the text), to the end of the last word
+    // plus trailing punctuation up to the next space.
+    begin = best_first == 0 ? 0 : tokens[best_first].begin;
+    end = tokens[best_last].end;
+    while (end < text.size() && text[end] != ' ') ++end;
+    if (best_last + 1 < tokens.size() && end > tokens[best_last + 1].begin) end = tokens[best_last].end;
+  }
+  if (begin > 0) s.text += kEllipsis;
+  std::size_t shift = s.text.size();
+  s.text += text.substr(begin, end - begin);
+  if (end < text.size()) s.text += kEllipsis;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (!hit[i] || tokens[i].begin < begin || tokens[i].end > end) continue;
+    s.highlights.push_back({tokens[i].begin - begin + shift, tokens[i].end - begin + shift});
+  }
+  return s;
+}
+
+}  // namespace abstracts::query

@@ -1,0 +1,56 @@
+// Helpers shared by the tests: temporary directories and running the real binary.
+#ifndef ABSTRACTS_TESTS_SUPPORT_TEST_SUPPORT_H_
+#define ABSTRACTS_TESTS_SUPPORT_TEST_SUPPORT_H_
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace abstracts::testing {
+
+// A fresh directory under the system temp dir, removed with everything in it
+// when the object goes.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct RunResult {
+  int status = -1;  // exit status; 128 + signal if killed by a signal
+  std::string out;
+  std::string err;
+};
+
+// Runs `program` with `args` (no shell), with the environment of this process
+// changed by `env` (a value of "\x01unset" removes the variable), in `cwd` if
+// not empty, with `input` on standard input. Captures stdout and stderr.
+RunResult run(const std::string& program, const std::vector<std::string>& args,
+              const std::map<std::string, std::string>& env = {},
+              const std::filesystem::path& cwd = {}, const std::string& input = {});
+
+// Runs the abstracts binary under test (ABSTRACTS_BIN).
+RunResult run_abstracts(const std::vector<std::string>& args,
+                        const std::map<std::string, std::string>& env = {},
+                        const std::filesystem::path& cwd = {});
+
+inline constexpr const char* kUnset = "\x01unset";
+
+// Writes `content` to `path` (binary), creating parent directories.
+void write_file(const std::filesystem::path& path, const std::string& content);
+std::string read_file(const std::filesystem::path& path);
+
+// Splits on '\n', dropping a final empty piece.
+std::vector<std::string> lines(const std::string& text);
+
+}  // namespace abstracts::testing
+
+#endif  // ABSTRACTS_TESTS_SUPPORT_TEST_SUPPORT_H_
