@@ -56,6 +56,12 @@ class LineSource {
     if (!any) {
       int err = Z_OK;
       const char* msg = gzerror(gz_, &err);
+      // Z_BUF_ERROR at the end of compressed data: the file was cut short.
+      if (err == Z_BUF_ERROR && gzdirect(gz_) == 0) {
+        throw InputError(name_ + ": compressed data ends too early (after line " +
+                             std::to_string(number_) + ")",
+                         name_, number_ + 1, "the file is truncated; fetch or compress it again");
+      }
       if (err != Z_OK && err != Z_BUF_ERROR) {
         throw InputError(name_ + ": cannot read: " + msg, name_, number_ + 1);
       }
@@ -95,7 +101,11 @@ std::string_view trim(std::string_view s) {
 // "NeurIPS 2026 Papers" -> ("NeurIPS", 2026): the venue is what comes before a
 // four-digit year.
 bool parse_header(std::string_view header, std::string& venue, int& year) {
-  if (header.size() > 200) return false;
+  // A header is a short label, not a sentence: "Since 2017, transformers ..." is
+  // an abstract, and taking it for a header would lose it.
+  if (header.size() > 120 || header.back() == '.' || header.find(", ") != std::string_view::npos) {
+    return false;
+  }
   for (std::size_t i = 0; i + 4 <= header.size(); ++i) {
     bool digits = true;
     for (std::size_t k = 0; k < 4; ++k) digits = digits && std::isdigit(static_cast<unsigned char>(header[i + k]));
@@ -104,7 +114,15 @@ bool parse_header(std::string_view header, std::string& venue, int& year) {
     if (!digits || !word_start || !word_end) continue;
     int y = std::stoi(std::string(header.substr(i, 4)));
     venue = std::string(trim(header.substr(0, i)));
-    if (y < 1900 || y > 2199 || venue.empty()) return false;
+    auto words = [](std::string_view s) {
+      std::size_t n = 0;
+      for (std::size_t k = 0; k < s.size(); ++k) n += s[k] != ' ' && (k == 0 || s[k - 1] == ' ');
+      return n;
+    };
+    // "<Venue> <Year>", then at most three words ("Papers", "Accepted Papers").
+    if (y < 1900 || y > 2199 || venue.empty() || words(venue) > 6 || words(header.substr(i + 4)) > 3) {
+      return false;
+    }
     year = y;
     return true;
   }

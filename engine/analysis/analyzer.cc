@@ -134,19 +134,20 @@ std::vector<Token> Analyzer::tokenize(std::string_view text) const {
       int32_t next_i = i;
       UChar32 d;
       U8_NEXT(text.data(), next_i, n, d);
+      UChar32 after = peek(text, static_cast<std::size_t>(next_i));
+      // Checked first: U+02BC is a letter to ICU, but an apostrophe to readers.
+      if (is_apostrophe(d) && u_isalpha(last) && after >= 0 && u_isalpha(after)) {
+        word += '\'';
+        i = next_i;
+        continue;
+      }
       if (is_word_char(d)) {
         word.append(text.substr(i, next_i - i));
         last = d;
         i = end = next_i;
         continue;
       }
-      UChar32 after = peek(text, static_cast<std::size_t>(next_i));
       if (is_joiner(d) && after >= 0 && is_word_char(after)) {
-        i = next_i;
-        continue;
-      }
-      if (is_apostrophe(d) && u_isalpha(last) && after >= 0 && u_isalpha(after)) {
-        word += '\'';
         i = next_i;
         continue;
       }

@@ -137,6 +137,11 @@ class Converter {
         out_ += c;
         ++i_;
       }
+    } else if (c == '-' && s_.substr(i_, 2) == "--") {
+      // TeX ligatures: "input--output" -> "input–output", "---" -> "—".
+      bool em = s_.substr(i_, 3) == "---";
+      out_ += em ? "—" : "–";
+      i_ += em ? 3 : 2;
     } else if (c == '{' || c == '}') {
       // Grouping braces go; "}{" between two arguments (\frac{a}{b}) keeps them apart.
       if (c == '}' && i_ + 1 < s_.size() && s_[i_ + 1] == '{') out_ += ' ';
@@ -273,8 +278,7 @@ class Converter {
       case '\\': case ',': case ';': case ':': case '>': case ' ':
         out_ += ' ';
         return;
-      case '(': case ')': case '[': case ']':  // math delimiters \( \) \[ \]
-        out_ += ' ';
+      case '(': case ')': case '[': case ']':  // math delimiters \( \) \[ \]: "Top-\(K\)" -> "Top-K"
         return;
       case '!': case '/': case '@': case '-':  // negative space, italic correction, hyphenation
         return;

@@ -17,7 +17,7 @@ namespace abstracts::analysis {
 //  - math delimiters ($...$, $$...$$, \(...\), \[...\]) go, their content stays;
 //    a lone '$' (currency) stays;
 //  - escaped characters unescape: \% -> %, \& -> &, \_ -> _, \$ -> $;
-//  - grouping braces go.
+//  - grouping braces go; "--" and "---" become "–" and "—".
 // The result is NFC-normalised with runs of white space collapsed to one space
 // and trimmed.
 std::string latex_to_text(std::string_view raw);

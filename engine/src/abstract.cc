@@ -40,7 +40,10 @@ bool is_abbreviation(std::string_view word) {
                              "Jr", "Inc", "Ltd", "et", "viz", "ca", "w.r.t", "a.k.a"}) {
     if (word == a) return true;
   }
-  return word.size() == 1;  // an initial: "J. Smith", "U.S."
+  // A single letter before a period is a math variable ending a sentence ("for
+  // every dimension d. Experiments", "We study X. Then"), far more often than an
+  // author's initial in an abstract.
+  return false;
 }
 
 // End (exclusive) of the first sentence of `s`.

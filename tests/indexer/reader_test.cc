@@ -1,0 +1,472 @@
+// Tests for the input readers: the abstracts text format and BEIR JSON Lines,
+// plain or gzip-compressed.
+#include "indexer/reader.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "abstracts/error.h"
+#include "tests/support/test_support.h"
+
+namespace abstracts::indexer {
+namespace {
+
+using abstracts::testing::TempDir;
+using abstracts::testing::write_file;
+
+// Expected fields of one record.
+struct Expected {
+  std::string id;
+  std::string title;
+  std::string raw_text;
+  std::uint32_t line;
+};
+
+void ExpectRecords(const std::vector<Record>& got, const std::vector<Expected>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    SCOPED_TRACE(::testing::Message() << "record " << i);
+    EXPECT_EQ(got[i].id, want[i].id);
+    EXPECT_EQ(got[i].title, want[i].title);
+    EXPECT_EQ(got[i].raw_text, want[i].raw_text);
+    EXPECT_EQ(got[i].line, want[i].line);
+  }
+}
+
+// Compresses `content` with the system gzip.
+std::string Gzip(const TempDir& dir, const std::string& content) {
+  auto plain = dir / "to-compress.bin";
+  write_file(plain, content);
+  std::string gzip = std::filesystem::exists("/bin/gzip") ? "/bin/gzip" : "/usr/bin/gzip";
+  auto result = abstracts::testing::run(gzip, {"-c", "-n", plain.string()});
+  EXPECT_EQ(result.status, 0) << result.err;
+  std::filesystem::remove(plain);
+  return result.out;
+}
+
+// Runs read_all and returns the InputError it throws, or nullopt (after
+// reporting a failure) when it throws none.
+std::optional<InputError> ReadAllError(const std::filesystem::path& file) {
+  try {
+    auto records = read_all(file);
+    ADD_FAILURE() << "no InputError for " << file << " (" << records.size() << " records)";
+  } catch (const InputError& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
+const std::string kHeader = "NeurIPS 2026 Papers\n";
+
+// ---------------------------------------------------------------------------
+// Text format
+
+TEST(TextReader, ReadsHeaderAndAbstractsWithFileLineNumbers) {
+  TempDir dir;
+  auto file = dir / "neurips.txt";
+  write_file(file, kHeader + "\nFirst abstract.\n\nSecond \\emph{abstract}.\n\n\nThird.\n");
+  auto reader = Reader::open(file);
+  EXPECT_EQ(reader->format(), Format::kAbstractsText);
+  EXPECT_EQ(reader->venue(), "NeurIPS");
+  EXPECT_EQ(reader->year(), 2026);
+  std::vector<Record> records;
+  while (auto record = reader->next()) records.push_back(*record);
+  EXPECT_FALSE(reader->next().has_value()) << "next() after the end";
+  ExpectRecords(records, {
+                             {"", "", "First abstract.", 3},
+                             {"", "", "Second \\emph{abstract}.", 5},
+                             {"", "", "Third.", 8},
+                         });
+  ExpectRecords(read_all(file), {
+                                    {"", "", "First abstract.", 3},
+                                    {"", "", "Second \\emph{abstract}.", 5},
+                                    {"", "", "Third.", 8},
+                                });
+}
+
+TEST(TextReader, HeaderNamesVenueAndYear) {
+  struct Case {
+    std::string header;
+    std::string venue;
+    int year;
+  };
+  const std::vector<Case> table = {
+      {"NeurIPS 2026 Papers", "NeurIPS", 2026},
+      {"ICLR 2025 Papers", "ICLR", 2025},
+      {"ICML 2024 Papers", "ICML", 2024},
+  };
+  for (const auto& c : table) {
+    SCOPED_TRACE(c.header);
+    TempDir dir;
+    auto file = dir / "venue.txt";
+    write_file(file, c.header + "\n\nAn abstract.\n");
+    auto reader = Reader::open(file);
+    EXPECT_EQ(reader->venue(), c.venue);
+    EXPECT_EQ(reader->year(), c.year);
+    auto record = reader->next();
+    ASSERT_TRUE(record.has_value());
+    EXPECT_EQ(record->raw_text, "An abstract.");
+    EXPECT_EQ(record->line, 3u);
+  }
+}
+
+TEST(TextReader, NoTrailingNewline) {
+  TempDir dir;
+  auto file = dir / "a.txt";
+  write_file(file, kHeader + "\nOnly abstract, no newline at the end.");
+  ExpectRecords(read_all(file), {{"", "", "Only abstract, no newline at the end.", 3}});
+}
+
+TEST(TextReader, HeaderOnlyFileHasNoRecords) {
+  TempDir dir;
+  auto file = dir / "empty-venue.txt";
+  write_file(file, kHeader);
+  auto reader = Reader::open(file);
+  EXPECT_EQ(reader->venue(), "NeurIPS");
+  EXPECT_EQ(reader->year(), 2026);
+  EXPECT_FALSE(reader->next().has_value());
+}
+
+TEST(TextReader, StripsCarriageReturns) {
+  TempDir dir;
+  auto file = dir / "crlf.txt";
+  write_file(file, "NeurIPS 2026 Papers\r\n\r\nFirst abstract.\r\n\r\nSecond one.\r\n");
+  auto reader = Reader::open(file);
+  EXPECT_EQ(reader->venue(), "NeurIPS");
+  EXPECT_EQ(reader->year(), 2026);
+  ExpectRecords(read_all(file), {
+                                    {"", "", "First abstract.", 3},
+                                    {"", "", "Second one.", 5},
+                                });
+}
+
+TEST(TextReader, IgnoresByteOrderMark) {
+  TempDir dir;
+  auto file = dir / "bom.txt";
+  write_file(file, "\xEF\xBB\xBF" + kHeader + "\nPokémon abstract.\n");
+  auto reader = Reader::open(file);
+  EXPECT_EQ(reader->format(), Format::kAbstractsText);
+  EXPECT_EQ(reader->venue(), "NeurIPS");
+  EXPECT_EQ(reader->year(), 2026);
+  ExpectRecords(read_all(file), {{"", "", "Pokémon abstract.", 3}});
+}
+
+TEST(TextReader, MissingHeaderIsAnErrorOnLineOne) {
+  TempDir dir;
+  auto file = dir / "no-header.txt";
+  write_file(file,
+             "Large language models hallucinate; we study why and how to detect it.\n\n"
+             "Another abstract.\n");
+  auto e = ReadAllError(file);
+  if (!e) return;
+  EXPECT_EQ(e->line(), 1u);
+  EXPECT_NE(e->file().find("no-header.txt"), std::string::npos) << e->file();
+}
+
+// A first line that is an abstract is not a header even when it mentions a
+// year; otherwise the first abstract is silently lost.
+TEST(TextReader, MissingHeaderWhenFirstAbstractMentionsAYear) {
+  const std::vector<std::string> first_lines = {
+      "Since 2017, transformers have dominated language modeling.",
+      "We revisit the ImageNet 2012 benchmark and find label errors.",
+  };
+  for (const auto& first : first_lines) {
+    SCOPED_TRACE(first);
+    TempDir dir;
+    auto file = dir / "no-header.txt";
+    write_file(file, first + "\n\nAnother abstract.\n");
+    auto e = ReadAllError(file);
+    if (!e) continue;
+    EXPECT_EQ(e->line(), 1u);
+  }
+}
+
+TEST(TextReader, InvalidUtf8IsAnErrorOnItsLine) {
+  // Each is not UTF-8: stray byte, truncated sequence, overlong encoding,
+  // surrogate, beyond U+10FFFF.
+  const std::vector<std::string> bad_bytes = {
+      "\xFF", "\xC3", "\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80",
+  };
+  for (const auto& bad : bad_bytes) {
+    SCOPED_TRACE(::testing::Message() << "bytes of size " << bad.size());
+    TempDir dir;
+    auto file = dir / "bad-utf8.txt";
+    write_file(file, kHeader + "\nA fine abstract.\nA bad " + bad + " abstract.\nAfter.\n");
+    auto e = ReadAllError(file);
+    if (!e) continue;
+    EXPECT_EQ(e->line(), 4u);
+    EXPECT_NE(e->file().find("bad-utf8.txt"), std::string::npos) << e->file();
+  }
+}
+
+// Streaming: the error may come from open() or from next(), but it names line 4
+// and only the good record before it is returned.
+TEST(TextReader, InvalidUtf8AfterGoodRecordsViaNext) {
+  TempDir dir;
+  auto file = dir / "bad-later.txt";
+  write_file(file, kHeader + "\nA fine abstract.\nA bad \xFF abstract.\n");
+  std::vector<Record> records;
+  try {
+    auto reader = Reader::open(file);
+    while (auto record = reader->next()) records.push_back(*record);
+    ADD_FAILURE() << "no InputError for invalid UTF-8";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 4u);
+  }
+  ASSERT_LE(records.size(), 1u);
+  if (!records.empty()) {
+    EXPECT_EQ(records[0].line, 3u);
+  }
+}
+
+TEST(TextReader, EmptyFileIsAnError) {
+  TempDir dir;
+  auto file = dir / "empty.txt";
+  write_file(file, "");
+  auto e = ReadAllError(file);
+  if (!e) return;
+  EXPECT_NE(e->file().find("empty.txt"), std::string::npos) << e->file();
+}
+
+TEST(TextReader, MissingOrUnreadableFileIsAnError) {
+  TempDir dir;
+  if (auto missing = ReadAllError(dir / "does-not-exist.txt")) {
+    EXPECT_NE(missing->file().find("does-not-exist.txt"), std::string::npos) << missing->file();
+    EXPECT_EQ(missing->line(), 0u);
+  }
+  EXPECT_THROW(Reader::open(dir / "does-not-exist.txt"), InputError);
+
+  auto subdir = dir / "a-directory";
+  std::filesystem::create_directory(subdir);
+  if (auto is_dir = ReadAllError(subdir)) {
+    EXPECT_NE(is_dir->file().find("a-directory"), std::string::npos) << is_dir->file();
+  }
+}
+
+TEST(TextReader, OverlongLineIsAnError) {
+  TempDir dir;
+  auto file = dir / "long.txt";
+  write_file(file, kHeader + "\nshort\n" + std::string((1u << 20) + 10, 'a') + "\n");
+  auto e = ReadAllError(file);
+  if (!e) return;
+  EXPECT_EQ(e->line(), 4u);
+}
+
+TEST(TextReader, FormatChosenByContentNotExtension) {
+  TempDir dir;
+  auto file = dir / "looks-like.jsonl";
+  write_file(file, kHeader + "\nA text-format abstract.\n");
+  auto reader = Reader::open(file);
+  EXPECT_EQ(reader->format(), Format::kAbstractsText);
+  EXPECT_EQ(reader->venue(), "NeurIPS");
+  ExpectRecords(read_all(file), {{"", "", "A text-format abstract.", 3}});
+}
+
+TEST(TextReader, GzipReadsTheSame) {
+  TempDir dir;
+  const std::string content = kHeader + "\nFirst \\emph{abstract}.\n\nPokémon second.\n";
+  auto plain = dir / "plain.txt";
+  auto packed = dir / "packed.txt.gz";
+  write_file(plain, content);
+  write_file(packed, Gzip(dir, content));
+  auto reader = Reader::open(packed);
+  EXPECT_EQ(reader->format(), Format::kAbstractsText);
+  EXPECT_EQ(reader->venue(), "NeurIPS");
+  EXPECT_EQ(reader->year(), 2026);
+  const std::vector<Expected> want = {
+      {"", "", "First \\emph{abstract}.", 3},
+      {"", "", "Pokémon second.", 5},
+  };
+  ExpectRecords(read_all(plain), want);
+  ExpectRecords(read_all(packed), want);
+  // Detected by content, not by the ".gz" extension.
+  auto no_ext = dir / "packed-no-extension";
+  write_file(no_ext, Gzip(dir, content));
+  ExpectRecords(read_all(no_ext), want);
+}
+
+// A gzip file cut short (an interrupted download) must not pass for a shorter
+// file: the abstracts after the cut would be silently missing from the index.
+TEST(TextReader, TruncatedGzipIsAnError) {
+  TempDir dir;
+  std::mt19937 random(2026);
+  std::string content = kHeader + "\n";
+  for (int i = 0; i < 2000; ++i) {
+    content += "Abstract " + std::to_string(i) + " reports " + std::to_string(random()) + " and " +
+               std::to_string(random()) + ".\n";
+  }
+  std::string packed = Gzip(dir, content);
+  ASSERT_GT(packed.size(), 20000u);
+  auto file = dir / "truncated.txt.gz";
+  write_file(file, packed.substr(0, packed.size() / 2));
+  auto e = ReadAllError(file);
+  if (!e) return;
+  EXPECT_NE(e->file().find("truncated.txt.gz"), std::string::npos) << e->file();
+}
+
+// ---------------------------------------------------------------------------
+// JSON Lines (BEIR)
+
+TEST(JsonLinesReader, ReadsBeirRecords) {
+  TempDir dir;
+  auto file = dir / "corpus.jsonl";
+  write_file(
+      file,
+      R"({"_id": "doc1", "title": "A Title", "text": "Pok\\'emon body.", "metadata": {"url": "x", "n": [1, 2]}})"
+      "\n"
+      R"({"_id": 42, "text": "Numeric id, no title."})"
+      "\n"
+      R"({"text": "Fields in any order", "extra": null, "title": "", "_id": "d-3"})"
+      "\n");
+  auto reader = Reader::open(file);
+  EXPECT_EQ(reader->format(), Format::kJsonLines);
+  EXPECT_EQ(reader->venue(), "");
+  EXPECT_EQ(reader->year(), 0);
+  ExpectRecords(read_all(file), {
+                                    {"doc1", "A Title", "Pok\\'emon body.", 1},
+                                    {"42", "", "Numeric id, no title.", 2},
+                                    {"d-3", "", "Fields in any order", 3},
+                                });
+}
+
+TEST(JsonLinesReader, UnescapesJsonStrings) {
+  TempDir dir;
+  auto file = dir / "escapes.jsonl";
+  write_file(file, R"({"_id": "e", "text": "Pok\u00e9mon \"quoted\" tab\there"})"
+                   "\n");
+  ExpectRecords(read_all(file), {{"e", "", "Pokémon \"quoted\" tab\there", 1}});
+}
+
+TEST(JsonLinesReader, BlankLinesSkippedButCounted) {
+  TempDir dir;
+  auto file = dir / "blanks.jsonl";
+  write_file(file,
+             "\n"
+             R"({"_id": "a", "text": "first"})"
+             "\n\n   \n"
+             R"({"_id": "b", "text": "second"})"
+             "\n\n");
+  EXPECT_EQ(Reader::open(file)->format(), Format::kJsonLines);
+  ExpectRecords(read_all(file), {{"a", "", "first", 2}, {"b", "", "second", 5}});
+}
+
+TEST(JsonLinesReader, CrlfAndBom) {
+  TempDir dir;
+  auto file = dir / "crlf.jsonl";
+  write_file(file,
+             "\xEF\xBB\xBF"
+             R"({"_id": "a", "text": "first"})"
+             "\r\n"
+             R"({"_id": "b", "text": "second"})"
+             "\r\n");
+  EXPECT_EQ(Reader::open(file)->format(), Format::kJsonLines);
+  ExpectRecords(read_all(file), {{"a", "", "first", 1}, {"b", "", "second", 2}});
+}
+
+TEST(JsonLinesReader, DetectedByContentWithTxtExtension) {
+  TempDir dir;
+  auto file = dir / "beir-corpus.txt";
+  write_file(file, R"({"_id": "x1", "title": "T", "text": "Body."})"
+                   "\n");
+  auto reader = Reader::open(file);
+  EXPECT_EQ(reader->format(), Format::kJsonLines);
+  ExpectRecords(read_all(file), {{"x1", "T", "Body.", 1}});
+}
+
+TEST(JsonLinesReader, GzipReadsTheSame) {
+  TempDir dir;
+  const std::string content = R"({"_id": "doc1", "title": "A Title", "text": "First body."})"
+                              "\n"
+                              R"({"_id": 7, "text": "Second body."})"
+                              "\n";
+  auto packed = dir / "corpus.jsonl.gz";
+  write_file(packed, Gzip(dir, content));
+  auto reader = Reader::open(packed);
+  EXPECT_EQ(reader->format(), Format::kJsonLines);
+  ExpectRecords(read_all(packed), {
+                                      {"doc1", "A Title", "First body.", 1},
+                                      {"7", "", "Second body.", 2},
+                                  });
+}
+
+TEST(JsonLinesReader, BadJsonIsAnErrorOnItsLine) {
+  const std::vector<std::string> bad_lines = {
+      R"({"_id": "c", "text": )",
+      R"({"_id": "c", "text": "unterminated})",
+      R"(not json at all)",
+      R"({"_id": "c", "text": "x"} trailing)",
+  };
+  for (const auto& bad : bad_lines) {
+    SCOPED_TRACE(bad);
+    TempDir dir;
+    auto file = dir / "bad.jsonl";
+    write_file(file, R"({"_id": "a", "text": "x"})"
+                     "\n"
+                     R"({"_id": "b", "text": "y"})"
+                     "\n" +
+                         bad + "\n" + R"({"_id": "d", "text": "z"})" + "\n");
+    auto e = ReadAllError(file);
+    if (!e) continue;
+    EXPECT_EQ(e->line(), 3u);
+    EXPECT_NE(e->file().find("bad.jsonl"), std::string::npos) << e->file();
+  }
+}
+
+TEST(JsonLinesReader, InvalidUtf8IsAnErrorOnItsLine) {
+  TempDir dir;
+  auto file = dir / "bad-utf8.jsonl";
+  write_file(file, R"({"_id": "a", "text": "x"})"
+                   "\n"
+                   "{\"_id\": \"b\", \"text\": \"bad \xFF byte\"}\n");
+  auto e = ReadAllError(file);
+  if (!e) return;
+  EXPECT_EQ(e->line(), 2u);
+}
+
+// ---------------------------------------------------------------------------
+// The bundled corpus
+
+TEST(BundledCorpus, EveryFileReadsWithVenueAndAllAbstracts) {
+  // Measured with `grep -c . corpus/FILE` minus the header line.
+  const std::vector<std::pair<std::string, std::size_t>> files = {
+      {"000_c5f1a2025e9d36b7.txt", 19},
+      {"002_0fab93f7e4d483e8.txt", 19},
+      {"003_89f3acb712f61da4.txt", 19},
+  };
+  for (const auto& [name, count] : files) {
+    SCOPED_TRACE(name);
+    auto path = std::filesystem::path(ABSTRACTS_CORPUS_DIR) / name;
+    auto reader = Reader::open(path);
+    EXPECT_EQ(reader->format(), Format::kAbstractsText);
+    EXPECT_EQ(reader->venue(), "NeurIPS");
+    EXPECT_EQ(reader->year(), 2026);
+
+    auto records = read_all(path);
+    ASSERT_EQ(records.size(), count);
+    auto file_lines = abstracts::testing::lines(abstracts::testing::read_file(path));
+    std::uint32_t previous = 1;  // the header
+    for (const auto& record : records) {
+      SCOPED_TRACE(::testing::Message() << "line " << record.line);
+      EXPECT_GT(record.line, previous);
+      previous = record.line;
+      ASSERT_GE(record.line, 2u);
+      ASSERT_LE(record.line, file_lines.size());
+      EXPECT_EQ(record.raw_text, file_lines[record.line - 1]);
+      EXPECT_EQ(record.id, "");
+      EXPECT_EQ(record.title, "");
+    }
+    // In these files the abstracts sit on every other line after the header.
+    EXPECT_EQ(records.front().line, 3u);
+    EXPECT_EQ(records.back().line, 39u);
+  }
+}
+
+}  // namespace
+}  // namespace abstracts::indexer
