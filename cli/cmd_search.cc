@@ -10,6 +10,8 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
     std::vector<std::string> words;
     SearchOptions options;
     bool json = false;
+    bool no_correct = false;
+    bool no_acronyms = false;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("search", "Search the index; see docs/query-language.md");
@@ -19,12 +21,29 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--offset", args->options.offset, "Skip this many of the best hits")->capture_default_str();
   cmd->add_flag("--json", args->json, "Print JSON Lines, one object per hit");
+  cmd->add_flag("--explain", args->options.explain,
+                "Say how the query was understood (on stderr) and why each hit scored as it did");
+  cmd->add_flag("--no-correct", args->no_correct,
+                "Do not search for a spelling correction when the query finds nothing");
+  cmd->add_flag("--no-acronyms", args->no_acronyms, "Do not expand learned acronyms");
   cmd->fallthrough();
   cmd->callback([&ctx, &status, args] {
     std::string query;
     for (const auto& w : args->words) query += (query.empty() ? "" : " ") + w;
+    args->options.correct_spelling = !args->no_correct;
+    args->options.expand_acronyms = !args->no_acronyms;
     Index index = ctx.open_index();
     SearchResults results = index.search(query, args->options);
+    if (results.corrected) {
+      std::cerr << "abstracts: nothing found for \"" << query << "\"; showing results for \""
+                << results.suggestion << "\"\n";
+    } else if (!results.suggestion.empty()) {
+      std::cerr << "abstracts: did you mean \"" << results.suggestion << "\"?\n";
+    }
+    if (args->options.explain) {
+      std::cerr << "query: " << results.parsed << '\n';
+      for (const auto& e : results.expansions) std::cerr << "  " << e << '\n';
+    }
     auto printer = args->json ? make_json_printer(std::cout) : make_text_printer(std::cout, ctx.use_color());
     for (const auto& hit : results.hits) printer->hit(hit);
     status = results.hits.empty() ? 1 : 0;

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   add_search_command(app, ctx, status);
   add_show_command(app, ctx, status);
   add_stats_command(app, ctx, status);
+  add_acronyms_command(app, ctx, status);
 
   try {
     app.parse(argc, argv);

@@ -15,6 +15,7 @@ class Printer {
   virtual void hit(const Hit& hit) = 0;
   virtual void abstract(const Abstract& abstract) = 0;
   virtual void stats(const IndexStats& stats) = 0;
+  virtual void acronym(const AcronymEntry& entry) = 0;
 };
 
 // Text for a terminal: colour only if `color`.

@@ -33,6 +33,20 @@ class JsonPrinter : public Printer {
     Json highlights = Json::array();
     for (const auto& r : h.snippet.highlights) highlights.push_back({r.begin, r.end});
     j["highlights"] = std::move(highlights);
+    if (!h.explanation.empty()) {
+      Json why = Json::object();
+      for (const auto& w : h.explanation) why[w.term] = w.weight;
+      j["explanation"] = std::move(why);
+    }
+    emit(j);
+  }
+
+  void acronym(const AcronymEntry& e) override {
+    Json j;
+    j["short_form"] = e.short_form;
+    j["long_form"] = e.long_form;
+    j["count"] = e.count;
+    j["used"] = e.used;
     emit(j);
   }
 

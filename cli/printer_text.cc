@@ -46,6 +46,19 @@ class TextPrinter : public Printer {
          << format_score(h.score) << '\n';
     out_ << "   " << paint(kBold, a.title) << '\n';
     if (!h.snippet.text.empty()) out_ << "   " << highlighted(h.snippet) << '\n';
+    if (!h.explanation.empty()) {
+      out_ << "   " << paint(kDim, "why:");
+      for (const auto& w : h.explanation) out_ << ' ' << w.term << ' ' << format_score(w.weight);
+      out_ << '\n';
+    }
+  }
+
+  void acronym(const AcronymEntry& e) override {
+    char count[16];
+    std::snprintf(count, sizeof count, "%5llu", static_cast<unsigned long long>(e.count));
+    out_ << count << "  " << paint(kBold, e.short_form) << "  " << e.long_form;
+    if (!e.used) out_ << paint(kDim, "  (ambiguous: not used)");
+    out_ << '\n';
   }
 
   void abstract(const Abstract& a) override {

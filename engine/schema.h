@@ -14,7 +14,7 @@ namespace abstracts::schema {
 
 // Bumped whenever analysis or layout changes, so an old index is rebuilt
 // instead of silently answering with drifted terms.
-inline constexpr std::string_view kSchemaVersion = "1";
+inline constexpr std::string_view kSchemaVersion = "2";
 inline constexpr std::string_view kSchemaKey = "abstracts:schema";
 
 // Body text: unprefixed, stemmed terms with positions (phrases match inflections).
@@ -25,6 +25,11 @@ inline constexpr std::string_view kVenuePrefix = "XV";  // XV<venue, case-folded
 inline constexpr std::string_view kYearPrefix = "XY";   // XY<year>
 inline constexpr std::string_view kSourcePrefix = "XS"; // XS<file name, case-folded>
 inline constexpr std::string_view kFilePrefix = "XF";   // XF<hash of absolute path>
+// XD<short form as written>\x1f<long form, lower case>: an acronym definition
+// found in the abstract (engine/analysis/acronyms.h); its term frequency counts
+// the abstracts that make it.
+inline constexpr std::string_view kAcronymPrefix = "XD";
+inline constexpr char kAcronymSeparator = '\x1f';
 
 inline constexpr Xapian::valueno kYearSlot = 0;
 
@@ -34,6 +39,12 @@ inline constexpr std::string_view kFileKeyPrefix = "file:";
 // True for terms that hold searchable words (not field or boolean terms).
 inline bool is_word_term(std::string_view term) {
   return !term.empty() && !(term[0] >= 'A' && term[0] <= 'Z');
+}
+
+// True for S terms: a word of the title ("Sattent").
+inline bool is_title_term(std::string_view term) {
+  return term.size() > kTitlePrefix.size() && term.substr(0, kTitlePrefix.size()) == kTitlePrefix &&
+         is_word_term(term.substr(kTitlePrefix.size()));
 }
 
 // The unique term of an abstract's id. (Built by append: GCC 12 warns falsely,

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "engine/analysis/acronyms.h"
 #include "engine/schema.h"
 
 namespace abstracts::indexer {
@@ -50,6 +51,14 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text,
     auto name = std::filesystem::path(a.source).filename().string();
     doc.add_boolean_term(std::string(kSourcePrefix) + analysis::Analyzer::fold(name).substr(0, 200));
     doc.add_boolean_term(file_term(a.source));
+  }
+  for (const auto& d : analysis::find_acronym_definitions(a.text)) {
+    std::string term(kAcronymPrefix);
+    term += d.short_form;
+    term += kAcronymSeparator;
+    for (char c : d.long_form) term += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    // Xapian terms hold at most 245 bytes; a longer "definition" is noise anyway.
+    if (term.size() <= 200) doc.add_boolean_term(term);
   }
   doc.set_data(encode(a));
   return doc;

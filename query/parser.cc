@@ -1,27 +1,45 @@
 #include "query/parser.h"
 
+#include <cctype>
+#include <charconv>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "abstracts/abstract.h"
 #include "abstracts/error.h"
+#include "engine/schema.h"
+#include "query/acronym_table.h"
 
 namespace abstracts::query {
 namespace {
 
-enum class Kind { kWord, kPhrase, kOpen, kClose, kAnd, kOr, kNot, kPlus, kMinus, kEnd };
+enum class Kind { kWord, kPhrase, kField, kOpen, kClose, kAnd, kOr, kXor, kNot, kNear, kAdj, kPlus, kMinus, kEnd };
 
 struct Lexeme {
+  Lexeme(Kind k, std::string t, std::size_t col, unsigned n = 0)
+      : kind(k), text(std::move(t)), column(col), distance(n) {}
+
   Kind kind;
-  std::string text;        // the word or phrase, as typed
+  std::string text;        // the word, phrase or field value, as typed
   std::size_t column = 0;  // 1-based, in characters
+  unsigned distance = 0;   // kNear, kAdj: the n of NEAR/n
+  std::string field;       // kField: the field name, lower case
+  bool quoted = false;     // kField: the value was a quoted phrase
 };
 
-const char* describe(Kind k) {
-  switch (k) {
+constexpr unsigned kDefaultDistance = 10;
+
+const char* describe(const Lexeme& lx) {
+  switch (lx.kind) {
     case Kind::kAnd: return "AND";
     case Kind::kOr: return "OR";
+    case Kind::kXor: return "XOR";
     case Kind::kNot: return "NOT";
+    case Kind::kNear: return "NEAR";
+    case Kind::kAdj: return "ADJ";
+    case Kind::kPlus: return "'+'";
+    case Kind::kMinus: return "'-'";
     case Kind::kOpen: return "'('";
     case Kind::kClose: return "')'";
     default: return "term";
@@ -35,6 +53,16 @@ std::size_t quote_length(std::string_view s, std::size_t i) {
   if (s[i] == '"') return 1;
   if (s.substr(i, 3) == "\u201c" || s.substr(i, 3) == "\u201d") return 3;
   return 0;
+}
+
+bool is_field(std::string_view name) {
+  return name == "venue" || name == "year" || name == "source" || name == "id" || name == "title";
+}
+
+std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
 }
 
 class Lexer {
@@ -52,15 +80,13 @@ class Lexer {
         out.push_back({c == '(' ? Kind::kOpen : Kind::kClose, std::string(1, c), col});
         ++i_;
       } else if (auto q = quote_length(s_, i_); q > 0) {
-        out.push_back(phrase(col, q));
+        out.push_back({Kind::kPhrase, phrase(col, q), col});
       } else if ((c == '+' || c == '-') && i_ + 1 < s_.size() && !is_space(s_[i_ + 1]) &&
                  s_[i_ + 1] != ')') {
         out.push_back({c == '+' ? Kind::kPlus : Kind::kMinus, std::string(1, c), col});
         ++i_;
       } else {
-        std::string w = word();
-        Kind kind = w == "AND" ? Kind::kAnd : w == "OR" ? Kind::kOr : w == "NOT" ? Kind::kNot : Kind::kWord;
-        out.push_back({kind, std::move(w), col});
+        out.push_back(classify(word(), col));
       }
     }
     out.push_back({Kind::kEnd, "", column(s_.size())});
@@ -76,7 +102,55 @@ class Lexer {
     return col;
   }
 
-  Lexeme phrase(std::size_t col, std::size_t open_len) {
+  Lexeme classify(std::string w, std::size_t col) {
+    if (w == "AND") return {Kind::kAnd, w, col};
+    if (w == "OR") return {Kind::kOr, w, col};
+    if (w == "XOR") return {Kind::kXor, w, col};
+    if (w == "NOT") return {Kind::kNot, w, col};
+    for (auto [name, kind] : {std::pair{"NEAR", Kind::kNear}, std::pair{"ADJ", Kind::kAdj}}) {
+      std::string_view v(w);
+      if (v.substr(0, std::string_view(name).size()) != name) continue;
+      std::string_view rest = v.substr(std::string_view(name).size());
+      if (rest.empty()) return {kind, w, col, kDefaultDistance};
+      if (rest[0] != '/') continue;
+      unsigned n = 0;
+      auto [end, ec] = std::from_chars(rest.data() + 1, rest.data() + rest.size(), n);
+      if (ec != std::errc() || end != rest.data() + rest.size() || n < 1 || n > 1000) {
+        throw QueryError(std::string(name) + " at column " + std::to_string(col) +
+                             " needs a distance from 1 to 1000, like " + name + "/3",
+                         col, std::string("write ") + name + "/n, with n the most words apart");
+      }
+      return {kind, w, col, n};
+    }
+    // field:value, field:"a phrase"
+    auto colon = w.find(':');
+    if (colon != std::string::npos && colon > 0) {
+      std::string name = lower_ascii(std::string_view(w).substr(0, colon));
+      bool letters = true;
+      for (char ch : name) letters = letters && ch >= 'a' && ch <= 'z';
+      if (letters) {
+        if (!is_field(name)) {
+          throw QueryError("unknown field '" + name + ":' at column " + std::to_string(col), col,
+                           "fields are venue:, year:, source:, id: and title:; to search for the word, "
+                           "put it in quotes");
+        }
+        Lexeme lx(Kind::kField, w.substr(colon + 1), col);
+        lx.field = name;
+        if (lx.text.empty() && i_ < s_.size() && quote_length(s_, i_) > 0) {
+          lx.text = phrase(column(i_), quote_length(s_, i_));
+          lx.quoted = true;
+        }
+        if (lx.text.empty()) {
+          throw QueryError("field '" + name + ":' at column " + std::to_string(col) + " has no value",
+                           col, "write " + name + ":VALUE, with no space after the colon");
+        }
+        return lx;
+      }
+    }
+    return {Kind::kWord, std::move(w), col};
+  }
+
+  std::string phrase(std::size_t col, std::size_t open_len) {
     i_ += open_len;
     std::string text;
     while (i_ < s_.size()) {
@@ -87,7 +161,7 @@ class Lexer {
       }
       if (auto q = quote_length(s_, i_); q > 0) {
         i_ += q;
-        return {Kind::kPhrase, std::move(text), col};
+        return text;
       }
       text += s_[i_++];
     }
@@ -116,114 +190,243 @@ class Lexer {
   std::size_t i_ = 0;
 };
 
-bool empty(const Xapian::Query& q) { return q.empty(); }
+// A parsed sub-expression. `boolean` when it only filters (field terms that do
+// not rank); `field` names the one field it filters on, if there is one.
+struct Expr {
+  Expr() = default;
+  explicit Expr(Xapian::Query query, bool filter = false, std::string on = {})
+      : q(std::move(query)), boolean(filter), field(std::move(on)) {}
+
+  Xapian::Query q;
+  bool boolean = false;
+  std::string field;
+};
 
 Xapian::Query combine(Xapian::Query::op op, const std::vector<Xapian::Query>& parts) {
   std::vector<Xapian::Query> nonempty;
   for (const auto& p : parts) {
-    if (!empty(p)) nonempty.push_back(p);
+    if (!p.empty()) nonempty.push_back(p);
   }
   if (nonempty.empty()) return Xapian::Query();
   if (nonempty.size() == 1) return nonempty[0];
   return Xapian::Query(op, nonempty.begin(), nonempty.end());
 }
 
+Xapian::Query phrase_or_term(const std::vector<std::string>& terms) {
+  if (terms.size() == 1) return Xapian::Query(terms[0]);
+  return Xapian::Query(Xapian::Query::OP_PHRASE, terms.begin(), terms.end(), terms.size());
+}
+
+int capitals(std::string_view w) {
+  int n = 0;
+  for (char c : w) n += c >= 'A' && c <= 'Z';
+  return n;
+}
+
+std::string join(const std::vector<std::string>& parts, const char* sep) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
+  return out;
+}
+
 class Grammar {
  public:
-  Grammar(std::vector<Lexeme> lexemes, const analysis::Analyzer& analyzer)
-      : lx_(std::move(lexemes)), analyzer_(analyzer) {}
+  Grammar(std::vector<Lexeme> lexemes, const analysis::Analyzer& analyzer, const ParserContext& ctx,
+          std::vector<std::string>* notes)
+      : lx_(std::move(lexemes)), analyzer_(analyzer), ctx_(ctx), notes_(notes) {}
 
   Xapian::Query parse() {
     if (peek().kind == Kind::kEnd) throw QueryError("empty query", 1, "give at least one word to search for");
-    Xapian::Query q = sequence();
+    Expr e = sequence();
     if (peek().kind == Kind::kClose) {
       throw QueryError("unbalanced ')' at column " + std::to_string(peek().column), peek().column,
                        "remove it or add the matching '('");
     }
-    if (empty(q)) {
+    if (e.q.empty()) {
       throw QueryError("the query has no searchable words", 1,
                        "search for words or numbers; punctuation alone matches nothing");
     }
-    return q;
+    return e.q;
+  }
+
+  // The terms of natural-language text, ORed.
+  Xapian::Query plain(std::string_view text) {
+    std::vector<Xapian::Query> parts;
+    for (const auto& t : analyzer_.tokenize(display_text(text))) parts.emplace_back(t.term);
+    if (parts.empty()) {
+      throw QueryError("the query has no searchable words", 1,
+                       "search for words or numbers; punctuation alone matches nothing");
+    }
+    return combine(Xapian::Query::OP_OR, parts);
   }
 
  private:
   const Lexeme& peek() const { return lx_[pos_]; }
   const Lexeme& take() { return lx_[pos_++]; }
 
+  void note(std::string line) {
+    if (notes_ != nullptr) notes_->push_back(std::move(line));
+  }
+
   [[noreturn]] void missing_operand(const Lexeme& op, const char* side) {
-    throw QueryError(std::string(describe(op.kind)) + " at column " + std::to_string(op.column) +
+    throw QueryError(std::string(describe(op)) + " at column " + std::to_string(op.column) +
                          " has no term " + side + " it",
                      op.column, "put a word or phrase " + std::string(side) + " the operator");
   }
 
+  static bool starts_operand(Kind k) {
+    return k == Kind::kWord || k == Kind::kPhrase || k == Kind::kOpen || k == Kind::kField;
+  }
+
   // query := clause+ ; the default operator between clauses is OR, with '+'
-  // clauses required and '-'/NOT clauses excluded.
-  Xapian::Query sequence() {
+  // clauses required, '-'/NOT clauses excluded and filter clauses restricting.
+  Expr sequence() {
     std::vector<Xapian::Query> must, should, must_not;
+    std::map<std::string, std::vector<Xapian::Query>> filters;
     while (peek().kind != Kind::kEnd && peek().kind != Kind::kClose) {
       const Lexeme& first = peek();
-      if (first.kind == Kind::kAnd || first.kind == Kind::kOr) missing_operand(first, "before");
-      auto* target = &should;
-      if (first.kind == Kind::kPlus || first.kind == Kind::kMinus || first.kind == Kind::kNot) {
-        target = first.kind == Kind::kPlus ? &must : &must_not;
-        take();
-        if (peek().kind == Kind::kEnd || peek().kind == Kind::kClose || peek().kind == Kind::kAnd ||
-            peek().kind == Kind::kOr) {
-          missing_operand(first, "after");
-        }
+      if (!starts_operand(first.kind) && first.kind != Kind::kPlus && first.kind != Kind::kMinus &&
+          first.kind != Kind::kNot) {
+        missing_operand(first, "before");
       }
-      target->push_back(or_expr());
+      Kind modifier = Kind::kWord;
+      if (first.kind == Kind::kPlus || first.kind == Kind::kMinus || first.kind == Kind::kNot) {
+        modifier = first.kind;
+        take();
+        if (!starts_operand(peek().kind)) missing_operand(first, "after");
+      }
+      Expr e = or_expr();
+      if (e.q.empty()) continue;
+      if (modifier == Kind::kMinus || modifier == Kind::kNot) {
+        must_not.push_back(e.q);
+      } else if (e.boolean) {
+        filters[e.field].push_back(e.q);
+      } else {
+        (modifier == Kind::kPlus ? must : should).push_back(e.q);
+      }
     }
     Xapian::Query positive;
     Xapian::Query required = combine(Xapian::Query::OP_AND, must);
     Xapian::Query optional = combine(Xapian::Query::OP_OR, should);
-    if (!empty(required) && !empty(optional)) {
+    if (!required.empty() && !optional.empty()) {
       positive = Xapian::Query(Xapian::Query::OP_AND_MAYBE, required, optional);
     } else {
-      positive = empty(required) ? optional : required;
+      positive = required.empty() ? optional : required;
+    }
+    Expr out;
+    if (!filters.empty()) {
+      // Filters on one field are alternatives; filters on different fields all apply.
+      std::vector<Xapian::Query> per_field;
+      for (const auto& [field, qs] : filters) per_field.push_back(combine(Xapian::Query::OP_OR, qs));
+      Xapian::Query filter = combine(Xapian::Query::OP_AND, per_field);
+      if (positive.empty()) {
+        out.boolean = true;
+        out.field = filters.size() == 1 ? filters.begin()->first : "";
+        positive = filter;
+      } else {
+        positive = Xapian::Query(Xapian::Query::OP_FILTER, positive, filter);
+      }
     }
     Xapian::Query excluded = combine(Xapian::Query::OP_OR, must_not);
-    if (empty(excluded)) return positive;
-    // Only exclusions ("-survey"): everything but them, as in Google and notmuch.
-    if (empty(positive)) positive = Xapian::Query::MatchAll;
-    return Xapian::Query(Xapian::Query::OP_AND_NOT, positive, excluded);
+    if (!excluded.empty()) {
+      // Only exclusions ("-survey"): everything but them, as in Google and notmuch.
+      if (positive.empty()) positive = Xapian::Query::MatchAll;
+      positive = Xapian::Query(Xapian::Query::OP_AND_NOT, positive, excluded);
+    }
+    out.q = positive;
+    return out;
   }
 
-  Xapian::Query or_expr() {
-    std::vector<Xapian::Query> parts{and_expr()};
-    while (peek().kind == Kind::kOr) {
+  Expr or_expr() {
+    Expr left = and_expr();
+    while (peek().kind == Kind::kOr || peek().kind == Kind::kXor) {
       const Lexeme& op = take();
       if (!starts_operand(peek().kind)) missing_operand(op, "after");
-      parts.push_back(and_expr());
+      Expr right = and_expr();
+      auto xop = op.kind == Kind::kOr ? Xapian::Query::OP_OR : Xapian::Query::OP_XOR;
+      left = merge(xop, left, right);
     }
-    return combine(Xapian::Query::OP_OR, parts);
+    return left;
   }
 
-  Xapian::Query and_expr() {
-    Xapian::Query left = primary();
-    while (peek().kind == Kind::kAnd) {
+  Expr and_expr() {
+    Expr left = near_expr();
+    while (peek().kind == Kind::kAnd || peek().kind == Kind::kNot) {
       const Lexeme& op = take();
-      bool negate = false;
-      if (peek().kind == Kind::kNot) {
+      bool negate = op.kind == Kind::kNot;
+      if (op.kind == Kind::kAnd && peek().kind == Kind::kNot) {
         take();
         negate = true;
       }
       if (!starts_operand(peek().kind)) missing_operand(op, "after");
-      Xapian::Query right = primary();
-      if (empty(right)) continue;
-      if (empty(left)) {
-        left = negate ? Xapian::Query(Xapian::Query::OP_AND_NOT, Xapian::Query::MatchAll, right) : right;
+      Expr right = near_expr();
+      if (right.q.empty()) continue;
+      if (!negate) {
+        left = merge(Xapian::Query::OP_AND, left, right);
+      } else if (left.q.empty()) {
+        left.q = Xapian::Query(Xapian::Query::OP_AND_NOT, Xapian::Query::MatchAll, right.q);
       } else {
-        left = Xapian::Query(negate ? Xapian::Query::OP_AND_NOT : Xapian::Query::OP_AND, left, right);
+        left.q = Xapian::Query(Xapian::Query::OP_AND_NOT, left.q, right.q);
       }
     }
     return left;
   }
 
-  static bool starts_operand(Kind k) { return k == Kind::kWord || k == Kind::kPhrase || k == Kind::kOpen; }
+  // Combines two operands; the result filters only if both did.
+  static Expr merge(Xapian::Query::op op, const Expr& a, const Expr& b) {
+    if (a.q.empty()) return b;
+    if (b.q.empty()) return a;
+    // A chain of ORs stays one flat OR, as Xapian would print it.
+    Xapian::Query q;
+    if (op == Xapian::Query::OP_OR && a.q.get_type() == Xapian::Query::OP_OR && !a.boolean) {
+      std::vector<Xapian::Query> parts;
+      for (std::size_t i = 0; i < a.q.get_num_subqueries(); ++i) parts.push_back(a.q.get_subquery(i));
+      parts.push_back(b.q);
+      q = Xapian::Query(op, parts.begin(), parts.end());
+    } else {
+      q = Xapian::Query(op, a.q, b.q);
+    }
+    return Expr(q, a.boolean && b.boolean, a.field == b.field ? a.field : "");
+  }
 
-  Xapian::Query primary() {
+  // a NEAR/n b NEAR/n c: the words all within n positions of each other (ADJ: in order).
+  Expr near_expr() {
+    std::size_t start = pos_;
+    Expr first = primary();
+    if (peek().kind != Kind::kNear && peek().kind != Kind::kAdj) return first;
+    std::vector<std::string> terms{single_term(lx_[start])};
+    Kind kind = peek().kind;
+    unsigned distance = peek().distance;
+    while (peek().kind == Kind::kNear || peek().kind == Kind::kAdj) {
+      const Lexeme& op = take();
+      if (op.kind != kind) {
+        throw QueryError("NEAR and ADJ cannot be mixed in one group (column " + std::to_string(op.column) + ")",
+                         op.column, "use parentheses, or one operator for the whole group");
+      }
+      distance = std::max(distance, op.distance);
+      if (peek().kind != Kind::kWord) missing_operand(op, "after");
+      terms.push_back(single_term(take()));
+    }
+    // Xapian's window spans the words themselves: n positions apart means a
+    // window of n + (words - 1).
+    auto op = kind == Kind::kNear ? Xapian::Query::OP_NEAR : Xapian::Query::OP_PHRASE;
+    return Expr(Xapian::Query(op, terms.begin(), terms.end(), distance + terms.size() - 1));
+  }
+
+  std::string single_term(const Lexeme& lx) {
+    std::vector<std::string> terms;
+    if (lx.kind == Kind::kWord && lx.text.find('*') == std::string::npos) {
+      terms = analyzer_.terms(display_text(lx.text));
+    }
+    if (terms.size() != 1) {
+      throw QueryError("NEAR and ADJ take single words; '" + lx.text + "' at column " +
+                           std::to_string(lx.column) + " is not one",
+                       lx.column, "use a quoted phrase for words that must be adjacent");
+    }
+    return terms[0];
+  }
+
+  Expr primary() {
     const Lexeme& lx = take();
     switch (lx.kind) {
       case Kind::kOpen: {
@@ -231,7 +434,7 @@ class Grammar {
           throw QueryError("empty parentheses at column " + std::to_string(lx.column), lx.column,
                            "put words inside, or remove them");
         }
-        Xapian::Query inner = sequence();
+        Expr inner = sequence();
         if (peek().kind != Kind::kClose) {
           throw QueryError("unbalanced '(' at column " + std::to_string(lx.column) + ": missing ')'",
                            lx.column, "add the closing ')'");
@@ -240,8 +443,12 @@ class Grammar {
         return inner;
       }
       case Kind::kWord:
+        if (lx.text.size() > 1 && lx.text.back() == '*') return Expr(wildcard(lx, ""));
+        return Expr(words(lx.text));
       case Kind::kPhrase:
-        return words(lx.text);
+        return Expr(words(lx.text));
+      case Kind::kField:
+        return field(lx);
       case Kind::kClose:
         throw QueryError("unbalanced ')' at column " + std::to_string(lx.column), lx.column,
                          "remove it or add the matching '('");
@@ -250,24 +457,174 @@ class Grammar {
     }
   }
 
-  // A word or phrase as typed: cleaned like abstract text, then analysed. Several
-  // terms make a phrase ("text-only", "large language models").
-  Xapian::Query words(const std::string& typed) const {
-    std::vector<std::string> terms = analyzer_.terms(display_text(typed));
-    if (terms.empty()) return Xapian::Query();
-    if (terms.size() == 1) return Xapian::Query(terms[0]);
-    return Xapian::Query(Xapian::Query::OP_PHRASE, terms.begin(), terms.end(), terms.size());
+  // A word or phrase as typed: cleaned like abstract text, analysed, and expanded
+  // with learned acronyms. Several terms make a phrase ("text-only").
+  Xapian::Query words(const std::string& typed) {
+    auto tokens = analyzer_.tokenize(display_text(typed));
+    if (tokens.empty()) return Xapian::Query();
+    std::vector<std::string> terms;
+    for (const auto& t : tokens) terms.push_back(t.term);
+    note_stems(typed, tokens);
+    Xapian::Query base = phrase_or_term(terms);
+    if (ctx_.acronyms == nullptr) return base;
+    std::vector<Xapian::Query> alternatives{base};
+    if (terms.size() == 1 && capitals(typed) >= 2) {
+      if (const auto* a = ctx_.acronyms->find_short(terms[0])) {
+        std::vector<std::string> used;
+        for (const auto& lf : a->long_forms) {
+          if (!lf.used) continue;
+          alternatives.push_back(phrase_or_term(lf.terms));
+          used.push_back("\"" + lf.surface + "\"");
+        }
+        if (!used.empty()) note("acronym: " + typed + " also matches " + join(used, ", "));
+      }
+    } else if (terms.size() > 1) {
+      for (const auto* a : ctx_.acronyms->find_long(terms)) {
+        alternatives.emplace_back(a->term);
+        note("acronym: \"" + typed + "\" also matches " + a->surface);
+      }
+    }
+    if (alternatives.size() == 1) return base;
+    // One concept, several spellings: rank them as one term.
+    return Xapian::Query(Xapian::Query::OP_SYNONYM, alternatives.begin(), alternatives.end());
+  }
+
+  void note_stems(const std::string& typed, const std::vector<analysis::Token>& tokens) {
+    if (notes_ == nullptr) return;
+    std::string text = display_text(typed);
+    for (const auto& t : tokens) {
+      std::string word = analysis::Analyzer::fold(text.substr(t.begin, t.end - t.begin));
+      if (word != t.term) note("stem: " + word + " -> " + t.term);
+    }
+  }
+
+  // prefix* : the index's words starting with the prefix, as one synonym group.
+  // `term_prefix` is "" for body words, or a field's term prefix ("S", "XS").
+  Xapian::Query wildcard(const Lexeme& lx, const std::string& term_prefix) {
+    std::string typed = lx.text;
+    while (!typed.empty() && typed.back() == '*') typed.pop_back();
+    std::string prefix;
+    if (term_prefix == schema::kSourcePrefix) {
+      prefix = analysis::Analyzer::fold(typed);
+    } else {
+      std::string text = display_text(typed);
+      auto tokens = analyzer_.tokenize(text);
+      if (tokens.size() != 1 || tokens[0].end != text.size()) {
+        throw QueryError("a wildcard needs one word before the '*' ('" + lx.text + "' at column " +
+                             std::to_string(lx.column) + ")",
+                         lx.column, "write a single word prefix, like diffus*");
+      }
+      prefix = analysis::Analyzer::fold(text);
+    }
+    prefix = term_prefix + prefix;
+    if (ctx_.db == nullptr) {
+      return Xapian::Query(Xapian::Query::OP_WILDCARD, prefix,
+                           static_cast<Xapian::termcount>(ctx_.max_wildcard_terms),
+                           Xapian::Query::WILDCARD_LIMIT_ERROR, Xapian::Query::OP_SYNONYM);
+    }
+    std::vector<std::string> terms;
+    // The index holds stems, which can be shorter than the typed prefix: a stem
+    // that the prefix extends by up to 3 letters counts ("sycophan*" finds
+    // "sycophancy", indexed as "sycoph").
+    if (term_prefix.empty()) {
+      for (std::size_t cut = 1; cut <= 3 && prefix.size() - cut >= 4; ++cut) {
+        std::string shorter = prefix.substr(0, prefix.size() - cut);
+        if (ctx_.db->term_exists(shorter)) terms.push_back(shorter);
+      }
+    }
+    for (auto t = ctx_.db->allterms_begin(prefix); t != ctx_.db->allterms_end(prefix); ++t) {
+      if (term_prefix.empty() && !schema::is_word_term(*t)) continue;
+      terms.push_back(*t);
+      if (terms.size() > ctx_.max_wildcard_terms) {
+        throw QueryError("wildcard '" + lx.text + "' at column " + std::to_string(lx.column) +
+                             " matches more than " + std::to_string(ctx_.max_wildcard_terms) + " words",
+                         lx.column, "make the prefix longer");
+      }
+    }
+    note("wildcard: " + lx.text + " -> " + (terms.empty() ? std::string("no words") : join(terms, ", ")));
+    // No expansion: the prefix itself is no term of the index, so it matches nothing.
+    if (terms.empty()) return Xapian::Query(prefix);
+    return Xapian::Query(Xapian::Query::OP_SYNONYM, terms.begin(), terms.end());
+  }
+
+  Expr field(const Lexeme& lx) {
+    const std::string& f = lx.field;
+    const bool wild = !lx.quoted && lx.text.size() > 1 && lx.text.back() == '*';
+    if (f == "title") {
+      if (wild) return Expr(wildcard(lx, std::string(schema::kTitlePrefix)));
+      std::vector<Xapian::Query> parts;
+      for (const auto& t : analyzer_.terms(display_text(lx.text))) {
+        parts.emplace_back(std::string(schema::kTitlePrefix) + t);
+      }
+      return Expr(combine(Xapian::Query::OP_AND, parts));
+    }
+    Expr e;
+    e.boolean = true;
+    e.field = f;
+    if (f == "venue") {
+      e.q = Xapian::Query(std::string(schema::kVenuePrefix) + analysis::Analyzer::fold(lx.text));
+    } else if (f == "id") {
+      e.q = Xapian::Query(schema::id_term(lx.text));
+    } else if (f == "source") {
+      e.q = wild ? wildcard(lx, std::string(schema::kSourcePrefix))
+                 : Xapian::Query(std::string(schema::kSourcePrefix) + analysis::Analyzer::fold(lx.text));
+    } else {
+      e.q = year(lx);
+    }
+    // Filters match or not; they add nothing to the score.
+    e.q = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, e.q, 0);
+    return e;
+  }
+
+  // year:2026, year:2024..2026, year:..2025, year:2024..
+  Xapian::Query year(const Lexeme& lx) {
+    auto bad = [&] {
+      return QueryError("year:" + lx.text + " at column " + std::to_string(lx.column) +
+                            " is not a year or a range of years",
+                        lx.column, "write year:2026, year:2024..2026, year:..2025 or year:2024..");
+    };
+    auto parse_year = [&](std::string_view s) {
+      int y = 0;
+      auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), y);
+      if (ec != std::errc() || end != s.data() + s.size() || y < 1000 || y > 9999) throw bad();
+      return y;
+    };
+    std::string_view v(lx.text);
+    auto dots = v.find("..");
+    if (dots == std::string_view::npos) {
+      return Xapian::Query(std::string(schema::kYearPrefix) + std::to_string(parse_year(v)));
+    }
+    std::string_view from = v.substr(0, dots), to = v.substr(dots + 2);
+    if (from.empty() && to.empty()) throw bad();
+    if (from.empty()) {
+      return Xapian::Query(Xapian::Query::OP_VALUE_LE, schema::kYearSlot,
+                           Xapian::sortable_serialise(parse_year(to)));
+    }
+    if (to.empty()) {
+      return Xapian::Query(Xapian::Query::OP_VALUE_GE, schema::kYearSlot,
+                           Xapian::sortable_serialise(parse_year(from)));
+    }
+    int a = parse_year(from), b = parse_year(to);
+    if (a > b) throw bad();
+    return Xapian::Query(Xapian::Query::OP_VALUE_RANGE, schema::kYearSlot, Xapian::sortable_serialise(a),
+                         Xapian::sortable_serialise(b));
   }
 
   std::vector<Lexeme> lx_;
   std::size_t pos_ = 0;
   const analysis::Analyzer& analyzer_;
+  const ParserContext& ctx_;
+  std::vector<std::string>* notes_;
 };
 
 }  // namespace
 
-Xapian::Query Parser::parse(std::string_view query) const {
-  return Grammar(Lexer(query).run(), analyzer_).parse();
+Xapian::Query Parser::parse(std::string_view query, std::vector<std::string>* notes) const {
+  return Grammar(Lexer(query).run(), analyzer_, context_, notes).parse();
+}
+
+Xapian::Query Parser::parse_plain(std::string_view text, std::vector<std::string>* notes) const {
+  return Grammar({}, analyzer_, context_, notes).plain(text);
 }
 
 }  // namespace abstracts::query

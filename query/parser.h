@@ -2,7 +2,10 @@
 #ifndef ABSTRACTS_QUERY_PARSER_H_
 #define ABSTRACTS_QUERY_PARSER_H_
 
+#include <cstddef>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <xapian.h>
 
@@ -10,26 +13,53 @@
 
 namespace abstracts::query {
 
+class AcronymTable;
+
+// What the parser may consult besides the analyzer.
+struct ParserContext {
+  // Trailing wildcards expand against this index's words. Without it they become
+  // Xapian's lazy OP_WILDCARD (which fails at search time past the bound).
+  const Xapian::Database* db = nullptr;
+  // Learned acronyms to expand; none if null.
+  const AcronymTable* acronyms = nullptr;
+  // A wildcard matching more words than this is an error, not a silent cut.
+  std::size_t max_wildcard_terms = 200;
+};
+
 // Grammar (docs/query-language.md has the user's version):
-//   query   := clause+                      juxtaposition: the default operator (OR)
-//   clause  := ['+' | '-' | 'NOT'] or_expr   '+' must match, '-'/NOT must not
-//   or_expr := and_expr ('OR' and_expr)*
-//   and_expr:= primary (('AND' | 'NOT' | 'AND NOT') primary)*
-//   primary := '(' query ')' | '"' words '"' | word
+//   query    := clause+                       juxtaposition: the default operator (OR)
+//   clause   := ['+' | '-' | 'NOT'] or_expr    '+' must match, '-'/NOT must not
+//   or_expr  := and_expr (('OR' | 'XOR') and_expr)*
+//   and_expr := near_expr (('AND' | 'NOT' | 'AND NOT') near_expr)*
+//   near_expr:= primary (('NEAR' | 'NEAR/n' | 'ADJ' | 'ADJ/n') primary)*
+//   primary  := '(' query ')' | '"' words '"' | field ':' value | word | prefix '*'
 // Operators are upper case; "and", "or", "not" are plain words. A word that
 // analyses to several terms ("text-only") is a phrase; one that analyses to
 // none is ignored. A backslash escapes the next character ("Sch\"olkopf").
+// Fields: venue:, year: (2026, 2024..2026, ..2025, 2024..), source:, id: filter
+// without ranking; title: matches words of the title and ranks. Filter clauses
+// always restrict the query; filters on one field are ORed, on different fields ANDed.
 //
 // Throws QueryError with the 1-based column for an empty query, unbalanced
-// parentheses or quotes, and an operator with a missing operand.
+// parentheses or quotes, an operator with a missing operand, an unknown field,
+// a bad year, a NEAR/ADJ operand that is not one word, and a wildcard that
+// matches too many words.
 class Parser {
  public:
-  explicit Parser(const analysis::Analyzer& analyzer) : analyzer_(analyzer) {}
+  explicit Parser(const analysis::Analyzer& analyzer, ParserContext context = {})
+      : analyzer_(analyzer), context_(context) {}
 
-  Xapian::Query parse(std::string_view query) const;
+  // Parses `query`. If `notes` is given, appends one line for each expansion
+  // applied (stems, acronyms, wildcards), for --explain.
+  Xapian::Query parse(std::string_view query, std::vector<std::string>* notes = nullptr) const;
+
+  // Natural-language text, with no syntax: every term of `text` combined with
+  // the default operator. Throws QueryError if `text` has no searchable words.
+  Xapian::Query parse_plain(std::string_view text, std::vector<std::string>* notes = nullptr) const;
 
  private:
   const analysis::Analyzer& analyzer_;
+  ParserContext context_;
 };
 
 }  // namespace abstracts::query

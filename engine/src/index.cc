@@ -9,8 +9,10 @@
 #include "engine/analysis/analyzer.h"
 #include "engine/schema.h"
 #include "engine/xapian_errors.h"
+#include "query/acronym_table.h"
 #include "query/parser.h"
 #include "query/snippet.h"
+#include "query/spelling.h"
 
 namespace abstracts {
 namespace fs = std::filesystem;
@@ -45,6 +47,24 @@ struct Index::Impl {
   // each borrow their own handle from this pool.
   std::mutex mutex;
   std::vector<std::unique_ptr<Xapian::Database>> idle;
+
+  // The acronym table of the revision it was built from (guarded by `mutex`).
+  std::shared_ptr<const query::AcronymTable> acronyms;
+  Xapian::rev acronyms_revision = 0;
+
+  std::shared_ptr<const query::AcronymTable> acronym_table(const Xapian::Database& db,
+                                                           const analysis::Analyzer& analyzer) {
+    Xapian::rev revision = db.get_revision();
+    {
+      std::lock_guard lock(mutex);
+      if (acronyms && acronyms_revision == revision) return acronyms;
+    }
+    auto table = std::make_shared<const query::AcronymTable>(query::AcronymTable::load(db, analyzer));
+    std::lock_guard lock(mutex);
+    acronyms = table;
+    acronyms_revision = revision;
+    return table;
+  }
 
   class Lease {
    public:
@@ -105,20 +125,68 @@ Index Index::open(const fs::path& dir) {
 
 const fs::path& Index::path() const { return impl_->dir; }
 
+namespace {
+
+// Each query term's BM25 weight in the document with this id, on its own.
+std::vector<TermWeight> explain_hit(Xapian::Database& db, const Xapian::Query& query, const std::string& id) {
+  std::vector<TermWeight> out;
+  Xapian::Query only_this(schema::id_term(id));
+  for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
+    if (!schema::is_word_term(*t) && !schema::is_title_term(*t)) continue;  // filters weigh nothing
+    Xapian::Enquire enquire(db);
+    enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, Xapian::Query(*t), only_this));
+    enquire.set_weighting_scheme(Xapian::BM25Weight());
+    Xapian::MSet m = enquire.get_mset(0, 1);
+    if (!m.empty()) out.push_back({*t, m.begin().get_weight()});
+  }
+  return out;
+}
+
+}  // namespace
+
 SearchResults Index::search(std::string_view text, const SearchOptions& options) const {
   const auto& analyzer = thread_analyzer();
-  Xapian::Query query = query::Parser(analyzer).parse(text);
-  std::unordered_set<std::string> terms;
-  for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
-    if (schema::is_word_term(*t)) terms.insert(*t);
-  }
   return impl_->with_db([&](Xapian::Database& db) {
-    Xapian::Enquire enquire(db);
-    enquire.set_query(query);
-    enquire.set_weighting_scheme(Xapian::BM25Weight());
-    Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(options.offset),
-                                         static_cast<Xapian::doccount>(options.limit));
+    query::ParserContext context;
+    context.db = &db;
+    std::shared_ptr<const query::AcronymTable> acronyms;
+    if (options.expand_acronyms) {
+      acronyms = impl_->acronym_table(db, analyzer);
+      context.acronyms = acronyms.get();
+    }
+    query::Parser parser(analyzer, context);
+    const bool plain = options.syntax == QuerySyntax::kPlainText;
     SearchResults results;
+    auto run = [&](std::string_view q) {
+      results.expansions.clear();
+      auto* notes = options.explain ? &results.expansions : nullptr;
+      Xapian::Query query = plain ? parser.parse_plain(q, notes) : parser.parse(q, notes);
+      Xapian::Enquire enquire(db);
+      enquire.set_query(query);
+      enquire.set_weighting_scheme(Xapian::BM25Weight());
+      Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(options.offset),
+                                           static_cast<Xapian::doccount>(options.limit));
+      return std::pair{query, mset};
+    };
+    auto [query, mset] = run(text);
+    if (!plain) results.suggestion = query::correct_query(db, text, analyzer);
+    if (mset.empty() && options.correct_spelling && !results.suggestion.empty()) {
+      auto [corrected_query, corrected_mset] = run(results.suggestion);
+      if (!corrected_mset.empty()) {
+        query = corrected_query;
+        mset = corrected_mset;
+        results.corrected = true;
+      }
+    }
+    if (options.explain) results.parsed = query.get_description();
+    std::unordered_set<std::string> terms;
+    for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
+      if (schema::is_word_term(*t)) {
+        terms.insert(*t);
+      } else if (schema::is_title_term(*t)) {
+        terms.insert((*t).substr(schema::kTitlePrefix.size()));  // title:word highlights the word
+      }
+    }
     results.estimated_matches = mset.get_matches_estimated();
     std::size_t rank = options.offset;
     for (auto it = mset.begin(); it != mset.end(); ++it) {
@@ -129,9 +197,21 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       if (options.snippets) {
         hit.snippet = query::make_snippet(hit.abstract.text, terms, options.snippet_chars, analyzer);
       }
+      if (options.explain) hit.explanation = explain_hit(db, query, hit.abstract.id);
       results.hits.push_back(std::move(hit));
     }
     return results;
+  });
+}
+
+std::vector<AcronymEntry> Index::acronyms() const {
+  return impl_->with_db([&](Xapian::Database& db) {
+    auto table = impl_->acronym_table(db, thread_analyzer());
+    std::vector<AcronymEntry> out;
+    for (const auto& [term, a] : table->all()) {
+      for (const auto& lf : a.long_forms) out.push_back({a.surface, lf.surface, lf.count, lf.used});
+    }
+    return out;
   });
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "abstracts/abstract.h"
 #include "abstracts/search.h"
@@ -21,6 +22,16 @@ struct IndexStats {
   std::uint64_t terms = 0;       // distinct searchable terms
   std::uint64_t size_bytes = 0;  // on disk
   double average_length = 0;     // terms per abstract
+};
+
+// One learned acronym definition, with the number of abstracts that make it.
+struct AcronymEntry {
+  std::string short_form;  // "LLMs", as most often written
+  std::string long_form;   // "large language models", lower case
+  std::uint64_t count = 0;
+  // Whether searches use it: an acronym with several long forms expands only to
+  // those that make up at least a quarter of its definitions (at most three).
+  bool used = false;
 };
 
 // A read-only view of an on-disk index.
@@ -47,6 +58,10 @@ class Index {
   std::optional<Abstract> get(std::string_view id) const;
 
   IndexStats stats() const;
+
+  // The acronyms learned from the abstracts, by short form, most frequent long
+  // form first.
+  std::vector<AcronymEntry> acronyms() const;
 
   const std::filesystem::path& path() const;
 

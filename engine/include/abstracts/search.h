@@ -10,11 +10,33 @@
 
 namespace abstracts {
 
+// How Index::search() reads its query text.
+enum class QuerySyntax {
+  kQueryLanguage,  // operators, phrases, fields: docs/query-language.md
+  kPlainText,      // every word of the text, combined with the default operator;
+                   // no character is special (for natural-language queries)
+};
+
 struct SearchOptions {
   std::size_t limit = 10;   // at most this many hits
   std::size_t offset = 0;   // skip this many of the best hits first
   bool snippets = true;     // fill Hit::snippet
   std::size_t snippet_chars = 240;  // rough snippet length, in characters
+  QuerySyntax syntax = QuerySyntax::kQueryLanguage;
+  // When the query matches nothing and a spelling correction of it matches
+  // something, return the corrected query's hits (SearchResults::corrected).
+  bool correct_spelling = true;
+  // Let an acronym written in capitals also match its long forms learned from
+  // the index ("ICL" -> "in-context learning"), and a phrase its acronym.
+  bool expand_acronyms = true;
+  // Fill SearchResults::parsed and ::expansions and Hit::explanation.
+  bool explain = false;
+};
+
+// One query term's part in a hit's score (SearchOptions::explain).
+struct TermWeight {
+  std::string term;   // index term: folded and stemmed ("attent"), or a field term
+  double weight = 0;  // its BM25 weight in this abstract on its own
 };
 
 // A byte range [begin, end) of Snippet::text that matched the query.
@@ -33,12 +55,22 @@ struct Hit {
   double score = 0;      // BM25 score; only comparable within one search
   Abstract abstract;
   Snippet snippet;       // empty unless SearchOptions::snippets
+  std::vector<TermWeight> explanation;  // empty unless SearchOptions::explain
 };
 
 struct SearchResults {
   std::vector<Hit> hits;
   // Estimated number of matching abstracts in the whole index.
   std::size_t estimated_matches = 0;
+  // "Did you mean": the query with each word the index does not have replaced
+  // by the closest word it has; "" when every word is known (or none is close).
+  std::string suggestion;
+  // True when the query matched nothing and `hits` are those of `suggestion`.
+  bool corrected = false;
+  // How the query was understood (SearchOptions::explain): the Xapian query,
+  // and one line per expansion applied (stems, acronyms, wildcards).
+  std::string parsed;
+  std::vector<std::string> expansions;
 };
 
 }  // namespace abstracts

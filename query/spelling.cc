@@ -1,0 +1,114 @@
+#include "query/spelling.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "engine/schema.h"
+
+namespace abstracts::query {
+namespace {
+
+// Optimal string alignment distance over bytes, or max + 1 once it exceeds max.
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t max) {
+  if (a.size() > b.size() + max || b.size() > a.size() + max) return max + 1;
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t row_min = max + 1;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+      row_min = std::min(row_min, d[i][j]);
+    }
+    if (row_min > max) return max + 1;
+  }
+  return d[a.size()][b.size()];
+}
+
+// How `term` is written in some abstract that has it, folded ("attent" -> "attention").
+std::string surface_of(const Xapian::Database& db, const std::string& term,
+                       const analysis::Analyzer& analyzer) {
+  auto it = db.postlist_begin(term);
+  if (it == db.postlist_end(term)) return {};
+  Abstract a = schema::decode(db.get_document(*it).get_data());
+  for (const std::string* text : {&a.title, &a.text}) {
+    for (const auto& t : analyzer.tokenize(*text)) {
+      if (t.term == term) return analysis::Analyzer::fold(text->substr(t.begin, t.end - t.begin));
+    }
+  }
+  return {};
+}
+
+bool is_operator(std::string_view w) {
+  return w == "AND" || w == "OR" || w == "NOT" || w == "XOR" || w.substr(0, 4) == "NEAR" ||
+         w.substr(0, 3) == "ADJ";
+}
+
+}  // namespace
+
+std::string suggest_word(const Xapian::Database& db, const std::string& folded_word,
+                         const analysis::Analyzer& analyzer) {
+  std::string stem = analyzer.stem(folded_word);
+  if (stem.size() < 3 || db.term_exists(stem) || !schema::is_word_term(stem)) return {};
+  if (stem[0] >= '0' && stem[0] <= '9') return {};
+  const std::size_t max = stem.size() <= 4 ? 1 : 2;
+  // Same first byte (or the whole first UTF-8 character): a cheap, effective filter.
+  std::size_t first_len = 1;
+  while (first_len < stem.size() && (static_cast<unsigned char>(stem[first_len]) & 0xC0) == 0x80) ++first_len;
+  const std::string prefix = stem.substr(0, first_len);
+  // Best: smallest distance, then the longest common prefix ("atent" is "attent",
+  // not "agent"), then the most abstracts.
+  std::string best;
+  std::size_t best_distance = max + 1, best_common = 0;
+  Xapian::doccount best_freq = 0;
+  for (auto t = db.allterms_begin(prefix); t != db.allterms_end(prefix); ++t) {
+    const std::string& candidate = *t;
+    std::size_t d = edit_distance(stem, candidate, max);
+    if (d > max) continue;
+    std::size_t common = 0;
+    while (common < stem.size() && common < candidate.size() && stem[common] == candidate[common]) ++common;
+    Xapian::doccount freq = t.get_termfreq();
+    bool better = best.empty() || d < best_distance ||
+                  (d == best_distance &&
+                   (common > best_common || (common == best_common && freq > best_freq)));
+    if (better) {
+      best = candidate;
+      best_distance = d;
+      best_common = common;
+      best_freq = freq;
+    }
+  }
+  return best.empty() ? std::string() : surface_of(db, best, analyzer);
+}
+
+std::string correct_query(const Xapian::Database& db, std::string_view query,
+                          const analysis::Analyzer& analyzer) {
+  std::string out;
+  std::size_t copied = 0;
+  bool changed = false;
+  for (const auto& tok : analyzer.tokenize(query)) {
+    std::string_view typed = query.substr(tok.begin, tok.end - tok.begin);
+    char before = tok.begin > 0 ? query[tok.begin - 1] : ' ';
+    char after = tok.end < query.size() ? query[tok.end] : ' ';
+    // Leave alone: operators, field names ("venue:"), LaTeX ("Pok\'emon"), wildcards.
+    if (is_operator(typed) || after == ':' || after == '*' || after == '\\' || before == '\\' ||
+        before == '\'' || before == ':') {
+      continue;
+    }
+    std::string suggestion = suggest_word(db, analysis::Analyzer::fold(typed), analyzer);
+    if (suggestion.empty()) continue;
+    out.append(query.substr(copied, tok.begin - copied));
+    out += suggestion;
+    copied = tok.end;
+    changed = true;
+  }
+  if (!changed) return {};
+  out.append(query.substr(copied));
+  return out;
+}
+
+}  // namespace abstracts::query

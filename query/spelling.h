@@ -1,0 +1,31 @@
+// "Did you mean": corrections built from the index's own vocabulary.
+#ifndef ABSTRACTS_QUERY_SPELLING_H_
+#define ABSTRACTS_QUERY_SPELLING_H_
+
+#include <string>
+#include <string_view>
+
+#include <xapian.h>
+
+#include "engine/analysis/analyzer.h"
+
+namespace abstracts::query {
+
+// The word (folded, as it appears in abstracts) closest to `folded_word` among
+// the index's terms, when `folded_word` itself is not in the index; "" if it is,
+// or if nothing is close. Close means a Damerau-Levenshtein distance between the
+// stems of at most 1 for stems of up to 4 letters and 2 for longer ones, with the
+// same first letter; ties go to the more frequent term. No spelling table is
+// kept: the index's term list is the vocabulary, so it costs nothing at index
+// time and never suggests a word the index does not have.
+std::string suggest_word(const Xapian::Database& db, const std::string& folded_word,
+                         const analysis::Analyzer& analyzer);
+
+// `query` with each unknown word replaced by its suggestion (operators, field
+// names and LaTeX left alone); "" if nothing was replaced.
+std::string correct_query(const Xapian::Database& db, std::string_view query,
+                          const analysis::Analyzer& analyzer);
+
+}  // namespace abstracts::query
+
+#endif  // ABSTRACTS_QUERY_SPELLING_H_
