@@ -40,12 +40,7 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
     } else if (!results.suggestion.empty()) {
       std::cerr << "abstracts: did you mean \"" << results.suggestion << "\"?\n";
     }
-    if (args->options.explain) {
-      std::cerr << "query: " << results.parsed << '\n';
-      for (const auto& e : results.expansions) std::cerr << "  " << e << '\n';
-    }
-    auto printer = args->json ? make_json_printer(std::cout) : make_text_printer(std::cout, ctx.use_color());
-    for (const auto& hit : results.hits) printer->hit(hit);
+    print_results(results, args->options.explain, args->json, ctx.use_color());
     status = results.hits.empty() ? 1 : 0;
   });
 }

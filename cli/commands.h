@@ -12,6 +12,7 @@ namespace abstracts::cli {
 void add_acronyms_command(CLI::App& app, Context& ctx, int& status);
 void add_index_command(CLI::App& app, Context& ctx, int& status);
 void add_search_command(CLI::App& app, Context& ctx, int& status);
+void add_similar_command(CLI::App& app, Context& ctx, int& status);
 void add_show_command(CLI::App& app, Context& ctx, int& status);
 void add_stats_command(CLI::App& app, Context& ctx, int& status);
 

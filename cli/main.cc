@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   add_index_command(app, ctx, status);
   add_search_command(app, ctx, status);
   add_show_command(app, ctx, status);
+  add_similar_command(app, ctx, status);
   add_stats_command(app, ctx, status);
   add_acronyms_command(app, ctx, status);
 

@@ -18,6 +18,10 @@ class Printer {
   virtual void acronym(const AcronymEntry& entry) = 0;
 };
 
+// Prints the hits of a search to stdout, and with `explain` how the query was
+// understood to stderr.
+void print_results(const SearchResults& results, bool explain, bool json, bool color);
+
 // Text for a terminal: colour only if `color`.
 std::unique_ptr<Printer> make_text_printer(std::ostream& out, bool color);
 

@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <iostream>
 #include <ostream>
 
 #include "cli/context.h"
@@ -108,6 +109,15 @@ class TextPrinter : public Printer {
 };
 
 }  // namespace
+
+void print_results(const SearchResults& results, bool explain, bool json, bool color) {
+  if (explain) {
+    std::cerr << "query: " << results.parsed << '\n';
+    for (const auto& e : results.expansions) std::cerr << "  " << e << '\n';
+  }
+  auto printer = json ? make_json_printer(std::cout) : make_text_printer(std::cout, color);
+  for (const auto& hit : results.hits) printer->hit(hit);
+}
 
 std::unique_ptr<Printer> make_text_printer(std::ostream& out, bool color) {
   return std::make_unique<TextPrinter>(out, color);

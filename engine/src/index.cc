@@ -13,11 +13,15 @@
 #include "query/parser.h"
 #include "query/snippet.h"
 #include "query/spelling.h"
+#include "query/stopwords.h"
 
 namespace abstracts {
 namespace fs = std::filesystem;
 
 namespace {
+
+// How many expand-set terms describe the given abstracts in similar().
+constexpr Xapian::termcount kSimilarTerms = 40;
 
 // Xapian::Stem is not thread-safe, so each thread has its own analyzer.
 const analysis::Analyzer& thread_analyzer() {
@@ -142,7 +146,85 @@ std::vector<TermWeight> explain_hit(Xapian::Database& db, const Xapian::Query& q
   return out;
 }
 
+// The hits of `mset`, with snippets highlighting the words of `query`.
+void fill_hits(Xapian::Database& db, const Xapian::Query& query, const Xapian::MSet& mset,
+               const SearchOptions& options, SearchResults& results) {
+  std::unordered_set<std::string> terms;
+  for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
+    if (schema::is_word_term(*t)) {
+      terms.insert(*t);
+    } else if (schema::is_title_term(*t)) {
+      terms.insert((*t).substr(schema::kTitlePrefix.size()));  // title:word highlights the word
+    }
+  }
+  results.estimated_matches = mset.get_matches_estimated();
+  std::size_t rank = options.offset;
+  for (auto it = mset.begin(); it != mset.end(); ++it) {
+    Hit hit;
+    hit.rank = ++rank;
+    hit.score = it.get_weight();
+    hit.abstract = schema::decode(it.get_document().get_data());
+    if (options.snippets) {
+      hit.snippet = query::make_snippet(hit.abstract.text, terms, options.snippet_chars, thread_analyzer());
+    }
+    if (options.explain) hit.explanation = explain_hit(db, query, hit.abstract.id);
+    results.hits.push_back(std::move(hit));
+  }
+}
+
+// Terms worth expanding a relevance set with: words, not too short, not numbers,
+// not the boilerplate every abstract uses.
+class ExpandWords : public Xapian::ExpandDecider {
+ public:
+  bool operator()(const std::string& term) const override {
+    if (!schema::is_word_term(term) || term.size() < 3) return false;
+    if (term[0] >= '0' && term[0] <= '9') return false;
+    return !query::is_boilerplate(term);
+  }
+};
+
 }  // namespace
+
+SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOptions& options) const {
+  return impl_->with_db([&](Xapian::Database& db) {
+    SearchResults results;
+    Xapian::RSet rset;
+    std::vector<Xapian::Query> given;
+    for (const auto& id : ids) {
+      std::string term = schema::id_term(id);
+      auto it = db.postlist_begin(term);
+      if (it == db.postlist_end(term)) continue;
+      rset.add_document(*it);
+      given.emplace_back(term);
+    }
+    if (rset.empty()) return results;
+    Xapian::Enquire enquire(db);
+    enquire.set_weighting_scheme(Xapian::BM25Weight());
+    ExpandWords decider;
+    Xapian::ESet eset = enquire.get_eset(kSimilarTerms, rset, &decider);
+    std::vector<Xapian::Query> parts;
+    std::vector<std::string> chosen;
+    for (auto t = eset.begin(); t != eset.end(); ++t) {
+      parts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(*t), t.get_weight());
+      chosen.push_back(*t);
+    }
+    if (parts.empty()) return results;
+    Xapian::Query query(Xapian::Query::OP_OR, parts.begin(), parts.end());
+    query = Xapian::Query(Xapian::Query::OP_AND_NOT, query,
+                          Xapian::Query(Xapian::Query::OP_OR, given.begin(), given.end()));
+    enquire.set_query(query);
+    Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(options.offset),
+                                         static_cast<Xapian::doccount>(options.limit));
+    if (options.explain) {
+      results.parsed = query.get_description();
+      std::string line = "similar: by";
+      for (const auto& c : chosen) line += " " + c;
+      results.expansions.push_back(line);
+    }
+    fill_hits(db, query, mset, options, results);
+    return results;
+  });
+}
 
 SearchResults Index::search(std::string_view text, const SearchOptions& options) const {
   const auto& analyzer = thread_analyzer();
@@ -178,28 +260,15 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
         results.corrected = true;
       }
     }
-    if (options.explain) results.parsed = query.get_description();
-    std::unordered_set<std::string> terms;
-    for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
-      if (schema::is_word_term(*t)) {
-        terms.insert(*t);
-      } else if (schema::is_title_term(*t)) {
-        terms.insert((*t).substr(schema::kTitlePrefix.size()));  // title:word highlights the word
+    if (options.explain) {
+      results.parsed = query.get_description();
+      if (results.corrected) {
+        results.expansions.push_back("spelling: nothing found, searched for \"" + results.suggestion + "\" instead");
+      } else if (!results.suggestion.empty()) {
+        results.expansions.push_back("spelling: did you mean \"" + results.suggestion + "\"?");
       }
     }
-    results.estimated_matches = mset.get_matches_estimated();
-    std::size_t rank = options.offset;
-    for (auto it = mset.begin(); it != mset.end(); ++it) {
-      Hit hit;
-      hit.rank = ++rank;
-      hit.score = it.get_weight();
-      hit.abstract = schema::decode(it.get_document().get_data());
-      if (options.snippets) {
-        hit.snippet = query::make_snippet(hit.abstract.text, terms, options.snippet_chars, analyzer);
-      }
-      if (options.explain) hit.explanation = explain_hit(db, query, hit.abstract.id);
-      results.hits.push_back(std::move(hit));
-    }
+    fill_hits(db, query, mset, options, results);
     return results;
   });
 }

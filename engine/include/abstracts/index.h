@@ -54,6 +54,14 @@ class Index {
   // cannot be parsed.
   SearchResults search(std::string_view query, const SearchOptions& options = {}) const;
 
+  // Abstracts like the given ones (which are left out), best first: Xapian's
+  // relevance feedback takes the given abstracts as the relevant set, picks the
+  // terms that best tell them apart from the rest of the index (boilerplate
+  // such as "propose", "approach", "results" is never picked), and ranks by
+  // those terms with BM25. Unknown ids are ignored; none known gives no hits.
+  // `options.syntax`, spelling and acronym settings do not apply.
+  SearchResults similar(const std::vector<std::string>& ids, const SearchOptions& options = {}) const;
+
   // The abstract with this id, if the index has it.
   std::optional<Abstract> get(std::string_view id) const;
 

@@ -1,0 +1,35 @@
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/printer.h"
+
+namespace abstracts::cli {
+
+void add_similar_command(CLI::App& app, Context& ctx, int& status) {
+  struct Args {
+    std::vector<std::string> ids;
+    SearchOptions options;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand("similar", "Find abstracts like the given ones (which are left out)");
+  cmd->add_option("ids", args->ids, "Ids, as printed by search")->required();
+  cmd->add_option("-n,--limit", args->options.limit, "Show at most this many hits")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--offset", args->options.offset, "Skip this many of the best hits")->capture_default_str();
+  cmd->add_flag("--json", args->json, "Print JSON Lines, one object per hit");
+  cmd->add_flag("--explain", args->options.explain, "Say which terms the similarity uses (on stderr)");
+  cmd->fallthrough();
+  cmd->callback([&ctx, &status, args] {
+    Index index = ctx.open_index();
+    for (const auto& id : args->ids) {
+      if (!index.get(id)) std::cerr << "abstracts: no abstract with id '" << id << "'\n";
+    }
+    SearchResults results = index.similar(args->ids, args->options);
+    print_results(results, args->options.explain, args->json, ctx.use_color());
+    status = results.hits.empty() ? 1 : 0;
+  });
+}
+
+}  // namespace abstracts::cli
