@@ -39,14 +39,26 @@ const MetricCase kMetricCases[] = {
     {"nothing_retrieved", {}, {{"a", 1}}, 0.0, 0.0, 0.0},
     {"nothing_relevant_retrieved", {"x", "y"}, {{"a", 1}, {"x", 0}}, 0.0, 0.0, 0.0},
     // Relevant at ranks 1 and 3 of 3 relevant: AP = (1/1 + 2/3) / 3.
-    {"binary", {"a", "x", "b", "y"}, {{"a", 1}, {"b", 1}, {"c", 1}},
-     (at(1) + at(3)) / (at(1) + at(2) + at(3)), 1.0 / 3, (1.0 + 2.0 / 3) / 3},
+    {"binary",
+     {"a", "x", "b", "y"},
+     {{"a", 1}, {"b", 1}, {"c", 1}},
+     (at(1) + at(3)) / (at(1) + at(2) + at(3)),
+     1.0 / 3,
+     (1.0 + 2.0 / 3) / 3},
     // Graded: a judged 0 counts as not relevant; the ideal ranks grade 2 first.
-    {"graded", {"c", "a", "x", "b"}, {{"a", 2}, {"b", 1}, {"c", 0}},
-     (2 * at(2) + 1 * at(4)) / (2 * at(1) + 1 * at(2)), 1.0 / 2, (1.0 / 2 + 2.0 / 4) / 2},
+    {"graded",
+     {"c", "a", "x", "b"},
+     {{"a", 2}, {"b", 1}, {"c", 0}},
+     (2 * at(2) + 1 * at(4)) / (2 * at(1) + 1 * at(2)),
+     1.0 / 2,
+     (1.0 / 2 + 2.0 / 4) / 2},
     // The less relevant document first: gains 1 and 3 swapped against the ideal.
-    {"graded_wrong_order", {"b", "a"}, {{"a", 3}, {"b", 1}},
-     (1 * at(1) + 3 * at(2)) / (3 * at(1) + 1 * at(2)), 1.0, 1.0},
+    {"graded_wrong_order",
+     {"b", "a"},
+     {{"a", 3}, {"b", 1}},
+     (1 * at(1) + 3 * at(2)) / (3 * at(1) + 1 * at(2)),
+     1.0,
+     1.0},
 };
 
 class MetricsTest : public ::testing::TestWithParam<MetricCase> {};
@@ -78,10 +90,10 @@ TEST(Metrics, AveragePrecisionLooksAtTheTop1000Only) {
 
 TEST(Metrics, EvaluateAveragesOverJudgedQueriesThatWereAsked) {
   const Qrels qrels{
-      {"1", {{"a", 1}}},           // found at rank 1: AP 1
-      {"2", {{"b", 1}}},           // not in the run: scores 0
-      {"3", {{"c", 0}}},           // nothing relevant: skipped
-      {"4", {{"d", 1}}},           // not among the queries asked: skipped
+      {"1", {{"a", 1}}},  // found at rank 1: AP 1
+      {"2", {{"b", 1}}},  // not in the run: scores 0
+      {"3", {{"c", 0}}},  // nothing relevant: skipped
+      {"4", {{"d", 1}}},  // not among the queries asked: skipped
   };
   const Rankings run{{"1", {"a"}}, {"3", {"c"}}, {"4", {"d"}}};
   const std::vector<Query> asked{{"1", ""}, {"2", ""}, {"3", ""}};
@@ -108,7 +120,8 @@ void write(const fs::path& path, const std::string& content) {
 
 TEST(Collection, ReadsBeirQueriesAndQrels) {
   TempDir dir;
-  write(dir.path() / "q.jsonl", "{\"_id\": \"1\", \"text\": \"a claim\"}\n\n{\"_id\": 7, \"text\": \"b\"}\n");
+  write(dir.path() / "q.jsonl",
+        "{\"_id\": \"1\", \"text\": \"a claim\"}\n\n{\"_id\": 7, \"text\": \"b\"}\n");
   write(dir.path() / "qrels.tsv", "query-id\tcorpus-id\tscore\n1\t31715818\t1\n1\t99\t0\n");
   auto queries = read_jsonl_queries(dir.path() / "q.jsonl");
   ASSERT_EQ(queries.size(), 2u);
