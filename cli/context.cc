@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
@@ -9,6 +11,44 @@ namespace abstracts::cli {
 namespace fs = std::filesystem;
 
 namespace {
+
+// A one-line progress bar on stderr: percentage, abstracts, rate and time left.
+// Redrawn at most ten times a second; silent unless enabled (a terminal).
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool enabled) : enabled_(enabled), start_(Clock::now()) {}
+
+  void update(const IndexProgress& p) {
+    if (!enabled_ || p.bytes_total == 0) return;
+    auto now = Clock::now();
+    if (now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    double seconds = std::chrono::duration<double>(now - start_).count();
+    double fraction = static_cast<double>(p.bytes_done) / static_cast<double>(p.bytes_total);
+    double rate = seconds > 0 ? static_cast<double>(p.abstracts) / seconds : 0;
+    double left = fraction > 0.01 ? seconds * (1 - fraction) / fraction : 0;
+    constexpr int kWidth = 30;
+    int filled = static_cast<int>(fraction * kWidth);
+    std::fprintf(stderr, "\r[%.*s%*s] %3.0f%%  %llu abstracts  %.0f/s  %d:%02d left \x1b[K",
+                 filled, "==============================", kWidth - filled, "", fraction * 100,
+                 static_cast<unsigned long long>(p.abstracts), rate, static_cast<int>(left) / 60,
+                 static_cast<int>(left) % 60);
+    drawn_ = true;
+  }
+
+  void clear() {
+    if (!drawn_) return;
+    std::fprintf(stderr, "\r\x1b[K");
+    drawn_ = false;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool enabled_;
+  bool drawn_ = false;
+  Clock::time_point start_;
+  Clock::time_point last_{};
+};
 
 std::string env(const char* name) {
   const char* v = std::getenv(name);
@@ -82,38 +122,30 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
   if (inputs.empty()) inputs.push_back(ctx.corpus_dir());
   auto dir = ctx.index_dir();
   Writer writer = Writer::open(dir);
-  std::size_t files = 0, changed = 0, abstracts = 0, removed = 0, failed = 0;
-  auto on_file = [&](const FileReport& r) {
+  std::size_t files = 0, changed = 0, abstracts = 0, removed = 0, skipped = 0, failed = 0;
+  ProgressBar bar(!quiet && isatty(STDERR_FILENO) != 0);
+  IndexOptions options;
+  options.on_file = [&](const FileReport& r) {
     ++files;
     abstracts += r.abstracts;
     removed += r.removed;
+    skipped += r.skipped;
     if (r.status == FileReport::Status::kIndexed) ++changed;
   };
-  auto on_error = [&](const std::exception& e) {
+  options.on_error = [&](const std::exception& e) {
     ++failed;
+    bar.clear();
     print_error(e);
   };
-  for (const auto& in : inputs) {
-    std::error_code ec;
-    if (fs::is_directory(in, ec)) {
-      try {
-        writer.index_directory(in, on_file, on_error);
-      } catch (const InputError& e) {
-        on_error(e);
-      }
-    } else {
-      try {
-        on_file(writer.index_file(in));
-      } catch (const InputError& e) {
-        on_error(e);
-      }
-    }
-  }
+  options.on_progress = [&](const IndexProgress& p) { bar.update(p); };
+  writer.index(inputs, options);
   writer.commit();
+  bar.clear();
   if (!quiet) {
     std::cerr << "indexed " << files << (files == 1 ? " file" : " files") << " (" << abstracts
               << " abstracts) into " << dir.string() << ": " << changed << " new or changed, "
               << files - changed << " unchanged, " << removed << " abstracts removed";
+    if (skipped > 0) std::cerr << ", " << skipped << " empty records skipped";
     if (failed > 0) std::cerr << ", " << failed << (failed == 1 ? " file" : " files") << " failed";
     std::cerr << '\n';
   }

@@ -28,7 +28,8 @@ enum class Format { kAbstractsText, kJsonLines };
 // Text format: the first line names venue and year ("NeurIPS 2026 Papers" ->
 // "NeurIPS", 2026); each non-empty line after it is one abstract.
 // JSON Lines (BEIR): one object a line with "_id" (string or number), "text"
-// and optional "title"; other fields are ignored; blank lines are skipped.
+// and optional "title"; other fields are ignored; blank lines are skipped, and
+// so are records with neither text nor title (counted in skipped()).
 //
 // Throws InputError (naming the file and line) for an unreadable file, bytes
 // that are not UTF-8, a missing header, bad JSON or a line over 1 MiB.
@@ -40,6 +41,12 @@ class Reader {
   // The next record, or nullopt at the end of the file.
   virtual std::optional<Record> next() = 0;
 
+  // Bytes of the file consumed so far, as stored (compressed, for gzip).
+  virtual std::uint64_t bytes_read() const = 0;
+
+  // Records left out so far: JSON Lines records with neither text nor title.
+  std::size_t skipped() const { return skipped_; }
+
   Format format() const { return format_; }
   const std::string& venue() const { return venue_; }
   int year() const { return year_; }
@@ -48,6 +55,7 @@ class Reader {
   Format format_ = Format::kAbstractsText;
   std::string venue_;
   int year_ = 0;
+  std::size_t skipped_ = 0;
 };
 
 // Reads all records of `file` (for tests and small files).

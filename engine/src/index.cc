@@ -7,6 +7,7 @@
 
 #include "abstracts/error.h"
 #include "engine/analysis/analyzer.h"
+#include "engine/layout.h"
 #include "engine/schema.h"
 #include "engine/xapian_errors.h"
 #include "query/acronym_table.h"
@@ -31,11 +32,15 @@ const analysis::Analyzer& thread_analyzer() {
 
 Xapian::Database open_database(const fs::path& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
+  if (fs::exists(dir / "iamglass", ec)) {  // the layout before generations
+    throw CorruptIndex("the index at " + dir.string() + " was written by an older version of abstracts",
+                       "delete " + dir.string() + " and run `abstracts index` to rebuild it");
+  }
+  if (!layout::has_index(dir)) {
     throw IndexNotFound("no index at " + dir.string(),
                         "create it with `abstracts index --index " + dir.string() + " [PATH...]`");
   }
-  Xapian::Database db(dir.string());
+  Xapian::Database db(dir.string());  // through the stub, the current generation
   if (db.get_metadata(std::string(schema::kSchemaKey)) != schema::kSchemaVersion) {
     throw CorruptIndex("the index at " + dir.string() + " was written by another version of abstracts",
                        "delete " + dir.string() + " and run `abstracts index` to rebuild it");
@@ -50,7 +55,20 @@ struct Index::Impl {
   // Xapian::Database is not safe to share between threads, so concurrent callers
   // each borrow their own handle from this pool.
   std::mutex mutex;
-  std::vector<std::unique_ptr<Xapian::Database>> idle;
+  // A database handle, and the version of the stub it was opened through: a
+  // bulk build publishes a new generation, which reopen() alone would not see.
+  struct Handle {
+    std::unique_ptr<Xapian::Database> db;
+    layout::StubVersion version;
+  };
+  std::vector<Handle> idle;
+
+  Handle open_handle() {
+    Handle h;
+    h.version = layout::stub_version(dir);
+    h.db = std::make_unique<Xapian::Database>(open_database(dir));
+    return h;
+  }
 
   // The acronym table of the revision it was built from (guarded by `mutex`).
   std::shared_ptr<const query::AcronymTable> acronyms;
@@ -76,26 +94,29 @@ struct Index::Impl {
       {
         std::lock_guard lock(impl_.mutex);
         if (!impl_.idle.empty()) {
-          db_ = std::move(impl_.idle.back());
+          h_ = std::move(impl_.idle.back());
           impl_.idle.pop_back();
         }
       }
-      if (db_) {
-        db_->reopen();  // see what writers committed since this handle last looked
+      if (h_.db && h_.version == layout::stub_version(impl_.dir)) {
+        h_.db->reopen();  // see what the writer committed since this handle last looked
       } else {
-        db_ = std::make_unique<Xapian::Database>(open_database(impl_.dir));
+        h_ = impl_.open_handle();  // first use, or a new generation was published
       }
     }
     ~Lease() {
+      if (!h_.db) return;
       std::lock_guard lock(impl_.mutex);
-      impl_.idle.push_back(std::move(db_));
+      impl_.idle.push_back(std::move(h_));
     }
-    Xapian::Database& operator*() { return *db_; }
-    Xapian::Database* operator->() { return db_.get(); }
+    // Opens a fresh handle (the generation it had was removed under it).
+    void refresh() { h_ = impl_.open_handle(); }
+    Xapian::Database& operator*() { return *h_.db; }
+    Xapian::Database* operator->() { return h_.db.get(); }
 
    private:
     Impl& impl_;
-    std::unique_ptr<Xapian::Database> db_;
+    Handle h_;
   };
 
   // Runs `f` with a database handle, translating errors, and retrying once if a
@@ -108,6 +129,9 @@ struct Index::Impl {
         return f(*db);
       } catch (const Xapian::DatabaseModifiedError&) {
         db->reopen();
+        return f(*db);
+      } catch (const Xapian::DatabaseOpeningError&) {
+        db.refresh();  // a bulk build replaced the generation this handle had open
         return f(*db);
       }
     });
@@ -123,7 +147,7 @@ Index Index::open(const fs::path& dir) {
   auto impl = std::make_unique<Impl>();
   impl->dir = dir;
   // Open one handle now, so a missing or unreadable index fails here.
-  xapian_try(dir, [&] { impl->idle.push_back(std::make_unique<Xapian::Database>(open_database(dir))); });
+  xapian_try(dir, [&] { impl->idle.push_back(impl->open_handle()); });
   return Index(std::move(impl));
 }
 
@@ -307,7 +331,7 @@ IndexStats Index::stats() const {
       if (schema::is_word_term(*t)) ++s.terms;
     }
     std::error_code ec;
-    for (const auto& e : fs::directory_iterator(impl_->dir, ec)) {
+    for (const auto& e : fs::recursive_directory_iterator(impl_->dir, ec)) {
       if (e.is_regular_file(ec)) s.size_bytes += e.file_size(ec);
     }
     return s;

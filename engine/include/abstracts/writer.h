@@ -3,6 +3,7 @@
 #define ABSTRACTS_WRITER_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -14,22 +15,45 @@
 
 namespace abstracts {
 
-// What index_file() did with one file.
+// What indexing did with one file.
 struct FileReport {
   enum class Status { kIndexed, kUnchanged };
   std::filesystem::path path;  // absolute
   Status status = Status::kIndexed;
   std::size_t abstracts = 0;   // abstracts in the file
   std::size_t removed = 0;     // abstracts dropped from the index (gone from the file)
+  std::size_t skipped = 0;     // records with neither text nor title, left out
+};
+
+// How far an index() call has got.
+struct IndexProgress {
+  std::uint64_t bytes_done = 0;   // of the input files as stored (compressed, for gzip)
+  std::uint64_t bytes_total = 0;
+  std::uint64_t abstracts = 0;    // read so far
+};
+
+struct IndexOptions {
+  // Called on the calling thread after each file is read (a bulk build makes its
+  // abstracts visible at the end, all at once).
+  std::function<void(const FileReport&)> on_file;
+  // Called for each file that cannot be indexed (it is skipped and the index keeps
+  // what it had of it). Unset: the first such error is thrown, after the files
+  // before it were indexed.
+  std::function<void(const std::exception&)> on_error;
+  // Called on the calling thread every few thousand abstracts.
+  std::function<void(const IndexProgress&)> on_progress;
+  // Threads for a bulk build; 0 means one per core.
+  unsigned threads = 0;
 };
 
 // The one writer of an index. Holds the index's write lock from open() until
 // destruction; a second Writer on the same index, in this or another process,
 // fails with IndexLocked.
 //
-// Not thread-safe: use one Writer from one thread at a time. Changes become
-// visible to readers at commit(); each index_file() commits on its own, so a
-// file is never half-indexed. The destructor commits what is pending.
+// Not thread-safe: use one Writer from one thread at a time (index() uses
+// threads of its own). Changes become visible to readers at commit(); each file
+// indexed commits on its own, so a file is never half-indexed. The destructor
+// commits what is pending.
 class Writer {
  public:
   // Opens (creating if needed) the index in `dir`. Throws IndexLocked if another
@@ -39,6 +63,14 @@ class Writer {
   Writer(Writer&&) noexcept;
   Writer& operator=(Writer&&) noexcept;
   ~Writer();
+
+  // Indexes files and directories (directories recursively, hidden files
+  // skipped, in name order), as index_file() and index_directory() do. When the
+  // index is empty, it is built in bulk: the files are analysed on several
+  // threads into shards that are merged (Xapian compaction) into a new
+  // generation of the index, published atomically at the end; memory stays
+  // bounded whatever the corpus size. Returns the number of files that failed.
+  std::size_t index(const std::vector<std::filesystem::path>& paths, const IndexOptions& options = {});
 
   // Indexes one file (abstracts text format or BEIR JSON Lines, optionally
   // gzip-compressed; chosen by content). Abstracts already in the index are

@@ -1,0 +1,64 @@
+// The on-disk layout of an index directory, after LevelDB's CURRENT file:
+//
+//   INDEX/XAPIANDB       Xapian stub file naming the current generation ("glass gen-000002")
+//   INDEX/gen-000002/    the current Xapian glass database
+//   INDEX/writer.lock    held (an open-file-description lock) by the one Writer
+//   INDEX/tmp-*/         a bulk build in progress (shards), removed when done or on the next open
+//
+// Xapian opens INDEX itself through the stub, so `xapian-delve INDEX` works.
+// A bulk build writes a whole new generation beside the current one and then
+// switches the stub with one atomic rename: readers see the old index or the new
+// one, never a half-built one.
+#ifndef ABSTRACTS_ENGINE_LAYOUT_H_
+#define ABSTRACTS_ENGINE_LAYOUT_H_
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <string>
+
+namespace abstracts::layout {
+
+// True if `dir` holds an index (its stub file exists).
+bool has_index(const std::filesystem::path& dir);
+
+// The current generation's directory. Throws IndexNotFound if there is none.
+std::filesystem::path current_generation(const std::filesystem::path& dir);
+
+// The directory of the generation after the current one (or the first).
+std::filesystem::path next_generation(const std::filesystem::path& dir);
+
+// Makes `generation` (a subdirectory of `dir`) current, atomically and durably.
+void publish(const std::filesystem::path& dir, const std::filesystem::path& generation);
+
+// Identifies the stub file's current version (inode and modification time), so
+// a reader can tell that a new generation was published.
+struct StubVersion {
+  ino_t inode = 0;
+  long long mtime_ns = 0;
+  bool operator==(const StubVersion&) const = default;
+};
+StubVersion stub_version(const std::filesystem::path& dir);
+
+// Removes bulk-build leftovers and generations other than the current one.
+void remove_stale(const std::filesystem::path& dir);
+
+// A fresh directory for a bulk build's shards, inside `dir`.
+std::filesystem::path make_temp_dir(const std::filesystem::path& dir);
+
+// The writer lock of an index directory: held from construction to destruction.
+// Throws IndexLocked if another Writer (in any process) holds it.
+class WriterLock {
+ public:
+  explicit WriterLock(const std::filesystem::path& dir);
+  ~WriterLock();
+  WriterLock(const WriterLock&) = delete;
+  WriterLock& operator=(const WriterLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace abstracts::layout
+
+#endif  // ABSTRACTS_ENGINE_LAYOUT_H_

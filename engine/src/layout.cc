@@ -1,0 +1,128 @@
+#include "engine/layout.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+
+#include "abstracts/error.h"
+
+namespace abstracts::layout {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kStub = "XAPIANDB";
+constexpr const char* kLock = "writer.lock";
+constexpr std::string_view kGenerationPrefix = "gen-";
+constexpr std::string_view kTempPrefix = "tmp-";
+
+void fsync_path(const fs::path& p, int flags) {
+  int fd = ::open(p.c_str(), flags | O_CLOEXEC);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+// "glass gen-000002" -> "gen-000002", or "" if the stub cannot be read.
+std::string read_stub(const fs::path& dir) {
+  std::ifstream in(dir / kStub);
+  std::string backend, name;
+  if (!(in >> backend >> name) || backend != "glass") return {};
+  return name;
+}
+
+}  // namespace
+
+bool has_index(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_regular_file(dir / kStub, ec);
+}
+
+fs::path current_generation(const fs::path& dir) {
+  std::string name = read_stub(dir);
+  if (name.empty()) {
+    throw IndexNotFound("no index at " + dir.string(),
+                        "create it with `abstracts index --index " + dir.string() + " [PATH...]`");
+  }
+  return dir / name;
+}
+
+fs::path next_generation(const fs::path& dir) {
+  std::string name = read_stub(dir);
+  unsigned long n = 0;
+  if (!name.empty()) n = std::strtoul(name.c_str() + kGenerationPrefix.size(), nullptr, 10);
+  char next[32];
+  std::snprintf(next, sizeof next, "gen-%06lu", n + 1);
+  return dir / next;
+}
+
+void publish(const fs::path& dir, const fs::path& generation) {
+  const fs::path tmp = dir / (std::string(kStub) + ".tmp");
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << "glass " << generation.filename().string() << '\n';
+    out.flush();
+    if (!out) throw Error("cannot write " + tmp.string() + ": " + std::strerror(errno));
+  }
+  fsync_path(tmp, O_RDONLY);
+  fs::rename(tmp, dir / kStub);
+  fsync_path(dir, O_RDONLY | O_DIRECTORY);
+}
+
+StubVersion stub_version(const fs::path& dir) {
+  struct stat st {};
+  if (::stat((dir / kStub).c_str(), &st) != 0) return {};
+  return {st.st_ino, static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec};
+}
+
+void remove_stale(const fs::path& dir) {
+  std::string current = read_stub(dir);
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    bool stale_generation = name.rfind(kGenerationPrefix, 0) == 0 && name != current;
+    if (stale_generation || name.rfind(kTempPrefix, 0) == 0) fs::remove_all(entry.path(), ec);
+  }
+}
+
+fs::path make_temp_dir(const fs::path& dir) {
+  std::random_device rd;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    fs::path p = dir / (std::string(kTempPrefix) + std::to_string(rd()));
+    if (fs::create_directory(p)) return p;
+  }
+  throw Error("cannot create a temporary directory in " + dir.string());
+}
+
+WriterLock::WriterLock(const fs::path& dir) {
+  const fs::path path = dir / kLock;
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw Error("cannot open " + path.string() + ": " + std::strerror(errno));
+  // An open-file-description lock: a second Writer conflicts even in the same process.
+  struct flock lock {};
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  if (::fcntl(fd_, F_OFD_SETLK, &lock) != 0) {
+    int err = errno;
+    ::close(fd_);
+    fd_ = -1;
+    if (err == EAGAIN || err == EACCES) {
+      throw IndexLocked("the index at " + dir.string() + " is locked by another writer",
+                        "wait for the other `abstracts index` (or program writing it) to finish");
+    }
+    throw Error("cannot lock " + path.string() + ": " + std::strerror(err));
+  }
+}
+
+WriterLock::~WriterLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing the description releases the lock
+}
+
+}  // namespace abstracts::layout
