@@ -1,0 +1,757 @@
+// End-to-end tests of examples/reading-list: they run the real binary on a real
+// index of the bundled corpus (built once, with the abstracts binary) and on
+// list files in temporary directories, and check stdout, stderr, the exit
+// status and the list file. Ids are found by searching, never hard-coded.
+//
+// No test touches the user's files: HOME and XDG_DATA_HOME point into a
+// temporary directory and READING_LIST is unset unless a test sets it.
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "abstracts/abstracts.h"
+#include "tests/support/test_support.h"
+
+namespace abstracts::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using Env = std::map<std::string, std::string>;
+
+// The index of the bundled corpus, and a small one of abstracts full of
+// BibTeX specials, built once for all tests.
+class ReadingListTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    RunResult r = run_abstracts({"--index", index_dir().string(), "index", ABSTRACTS_CORPUS_DIR});
+    ASSERT_EQ(r.status, 0) << r.err;
+    Writer writer = Writer::open(special_index_dir());
+    Abstract a;
+    a.venue = "Workshop on {Odd} & #Special_Venues \\ Track";
+    a.year = 2025;
+    a.title = "Costs of 100% & more: {braces}, $5, #1, a_b, back\\slash, tilde~ and caret^";
+    a.text =
+        "We measure 100\\% of the R\\&D budget in \\$ for item \\#3 and snake\\_case. "
+        "Braces \\{ and \\} and a \\textbackslash and ~ and ^ stay text.";
+    special_id_ = new std::string(writer.add(a));
+    Abstract b;
+    b.text = "A plain abstract with no venue and no year, about agents.";
+    plain_id_ = new std::string(writer.add(b));
+    writer.commit();
+  }
+
+  static void TearDownTestSuite() {
+    delete dir_;
+    delete special_id_;
+    delete plain_id_;
+  }
+
+  static fs::path index_dir() { return dir_->path() / "index"; }
+  static fs::path special_index_dir() { return dir_->path() / "special-index"; }
+
+  // Runs reading-list with the corpus index, in a temporary directory (so that
+  // it prints paths in full).
+  RunResult rl(std::vector<std::string> args, Env env = {}, const fs::path& cwd = {}) {
+    Env full = {{"HOME", (tmp_ / "home").string()},
+                {"XDG_DATA_HOME", kUnset},
+                {"READING_LIST", kUnset},
+                {"ABSTRACTS_INDEX", index_dir().string()}};
+    for (const auto& [k, v] : env) full[k] = v;
+    return run(READING_LIST_BIN, args, full, cwd.empty() ? tmp_.path() : cwd);
+  }
+
+  // The same, with --list pointing at list_.
+  RunResult rl_list(std::vector<std::string> args, Env env = {}, const fs::path& cwd = {}) {
+    args.insert(args.begin(), {"--list", list_.string()});
+    return rl(std::move(args), std::move(env), cwd);
+  }
+
+  static Index index() { return Index::open(index_dir()); }
+
+  // The ids of the hits of `query` in the whole index, best first.
+  static std::vector<std::string> search_ids(const std::string& query, std::size_t limit = 1000) {
+    SearchOptions options;
+    options.limit = limit;
+    options.snippets = false;
+    options.correct_spelling = false;
+    std::vector<std::string> ids;
+    for (const auto& h : index().search(query, options).hits) ids.push_back(h.abstract.id);
+    return ids;
+  }
+
+  // The "id" of every JSON line of `out`.
+  static std::vector<std::string> json_ids(const std::string& out) {
+    std::vector<std::string> ids;
+    for (const auto& line : lines(out))
+      ids.push_back(json::parse(line).at("id").get<std::string>());
+    return ids;
+  }
+
+  // The ids the list file holds, read as the format says.
+  std::vector<std::string> file_ids() {
+    std::vector<std::string> ids;
+    for (const auto& line : lines(read_file(list_))) {
+      if (line.empty() || line[0] == '#') continue;
+      ids.push_back(line.substr(0, line.find(' ')));
+    }
+    return ids;
+  }
+
+  static ino_t inode(const fs::path& p) {
+    struct stat st {};
+    EXPECT_EQ(::stat(p.c_str(), &st), 0);
+    return st.st_ino;
+  }
+
+  static inline TempDir* dir_ = nullptr;
+  static inline std::string* special_id_ = nullptr;
+  static inline std::string* plain_id_ = nullptr;
+  TempDir tmp_;
+  fs::path list_ = tmp_ / "lists" / "reading-list.txt";
+};
+
+// ---------------------------------------------------------------------------
+// add, remove, list
+
+TEST_F(ReadingListTest, AddCreatesADocumentedListFile) {
+  auto ids = search_ids("agents", 2);
+  ASSERT_EQ(ids.size(), 2u);
+  auto r = rl_list({"add", ids[0], ids[1]});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("added 2 abstracts"), std::string::npos) << r.err;
+  std::string text = read_file(list_);
+  EXPECT_EQ(text.rfind("# ", 0), 0u) << "starts with a header comment:\n" << text;
+  EXPECT_EQ(file_ids(), ids);
+  // The title is the id's note, so the file reads well on its own.
+  EXPECT_NE(text.find(ids[0] + "  # " + index().get(ids[0])->title + "\n"), std::string::npos)
+      << text;
+}
+
+TEST_F(ReadingListTest, ListShowsIdTitleAndLocationInTheOrderAdded) {
+  auto ids = search_ids("learning", 4);
+  ASSERT_EQ(ids.size(), 4u);
+  // Added out of rank order, in two calls.
+  std::vector<std::string> order = {ids[2], ids[0], ids[3], ids[1]};
+  ASSERT_EQ(rl_list({"add", order[0], order[1]}).status, 0);
+  ASSERT_EQ(rl_list({"add", order[2], order[3]}).status, 0);
+
+  auto r = rl_list({"list"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto out = lines(r.out);
+  ASSERT_EQ(out.size(), order.size()) << r.out;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    auto a = index().get(order[i]);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(out[i],
+              order[i] + "  " + a->title + "  " + a->source + ":" + std::to_string(a->line));
+  }
+
+  // Below the current directory, sources are shown relative to it.
+  fs::path corpus = fs::canonical(ABSTRACTS_CORPUS_DIR);
+  r = rl_list({"list"}, {}, corpus.parent_path());
+  auto a0 = index().get(order[0]);
+  EXPECT_EQ(lines(r.out).at(0),
+            order[0] + "  " + a0->title + "  " +
+                fs::path(a0->source).lexically_relative(corpus.parent_path()).string() + ":" +
+                std::to_string(a0->line));
+
+  r = rl_list({"list", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json_ids(r.out), order);
+  auto first = json::parse(lines(r.out)[0]);
+  auto a = index().get(order[0]);
+  EXPECT_EQ(first.at("title"), a->title);
+  EXPECT_EQ(first.at("path"), a->source);
+  EXPECT_EQ(first.at("line"), a->line);
+  EXPECT_EQ(first.at("year"), a->year);
+}
+
+TEST_F(ReadingListTest, ListOfAnEmptyOrMissingListFindsNothing) {
+  auto r = rl_list({"list"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("empty"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(list_)) << "reading does not create the list";
+}
+
+TEST_F(ReadingListTest, AddingAnIdAlreadyOnTheListIsANoOp) {
+  auto id = search_ids("agents", 1).at(0);
+  ASSERT_EQ(rl_list({"add", id}).status, 0);
+  std::string before = read_file(list_);
+  auto ino = inode(list_);
+  auto r = rl_list({"add", id});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find(id + " is already on the list"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(list_), before);
+  EXPECT_EQ(inode(list_), ino) << "nothing to write, so not rewritten";
+}
+
+TEST_F(ReadingListTest, AnUnknownIdIsAnErrorAndNothingIsWritten) {
+  auto ids = search_ids("agents", 2);
+  ASSERT_EQ(rl_list({"add", ids[0]}).status, 0);
+  std::string before = read_file(list_);
+  // A good id with a bad one: neither is added.
+  auto r = rl_list({"add", ids[1], "zzzzzzzzzzzz"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("error: no abstract with id 'zzzzzzzzzzzz'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("\nhint: "), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(list_), before) << "the list file is unchanged, byte for byte";
+  EXPECT_EQ(std::distance(fs::directory_iterator(list_.parent_path()), fs::directory_iterator()),
+            1);
+}
+
+TEST_F(ReadingListTest, AnUnknownIdDoesNotCreateTheList) {
+  auto r = rl_list({"add", "zzzzzzzzzzzz"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_FALSE(fs::exists(list_));
+}
+
+TEST_F(ReadingListTest, SomethingThatCannotBeAnIdIsAnError) {
+  for (std::string bad : {"two words", "#comment", "a{b}", ""}) {
+    auto r = rl_list({"add", bad});
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("error: '" + bad + "' is not an abstract id"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(list_));
+  }
+}
+
+TEST_F(ReadingListTest, RemoveTakesAnIdOffTheList) {
+  auto ids = search_ids("agents", 3);
+  ASSERT_EQ(rl_list({"add", ids[0], ids[1], ids[2]}).status, 0);
+  auto r = rl_list({"remove", ids[1]});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(file_ids(), (std::vector<std::string>{ids[0], ids[2]}));
+  EXPECT_EQ(json_ids(rl_list({"list", "--json"}).out), (std::vector<std::string>{ids[0], ids[2]}));
+}
+
+TEST_F(ReadingListTest, RemovingAnIdNotOnTheListIsAnError) {
+  auto ids = search_ids("agents", 2);
+  ASSERT_EQ(rl_list({"add", ids[0]}).status, 0);
+  std::string before = read_file(list_);
+  auto r = rl_list({"remove", ids[1]});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("error: '" + ids[1] + "' is not on the reading list " + list_.string()),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("\nhint: "), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(list_), before);
+}
+
+TEST_F(ReadingListTest, EditsKeepTheUsersCommentsAndNotes) {
+  auto ids = search_ids("agents", 3);
+  write_file(list_, "# my list\n\n" + ids[0] + "   # read this first\n# later:\n" + ids[1] + "\n");
+  ASSERT_EQ(rl_list({"add", ids[2]}).status, 0);
+  ASSERT_EQ(rl_list({"remove", ids[1]}).status, 0);
+  std::string text = read_file(list_);
+  EXPECT_EQ(text.rfind(
+                "# my list\n\n" + ids[0] + "   # read this first\n# later:\n" + ids[2] + "  # ", 0),
+            0u)
+      << text;
+  EXPECT_EQ(file_ids(), (std::vector<std::string>{ids[0], ids[2]}));
+}
+
+// ---------------------------------------------------------------------------
+// The list file: atomic writes, malformed lines
+
+TEST_F(ReadingListTest, SavingReplacesTheFileByRenameAndLeavesNoTemporaryFile) {
+  auto ids = search_ids("agents", 2);
+  ASSERT_EQ(rl_list({"add", ids[0]}).status, 0);
+  ::chmod(list_.c_str(), 0640);
+  auto before = inode(list_);
+  ASSERT_EQ(rl_list({"add", ids[1]}).status, 0);
+  EXPECT_NE(inode(list_), before) << "a new file was renamed over the old one";
+  EXPECT_EQ(fs::status(list_).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read)
+      << "the old file's permissions are kept";
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(list_.parent_path()))
+    names.push_back(e.path().filename());
+  EXPECT_EQ(names, std::vector<std::string>{"reading-list.txt"});
+
+  before = inode(list_);
+  ASSERT_EQ(rl_list({"remove", ids[0]}).status, 0);
+  EXPECT_NE(inode(list_), before);
+  EXPECT_EQ(std::distance(fs::directory_iterator(list_.parent_path()), fs::directory_iterator()),
+            1);
+}
+
+TEST_F(ReadingListTest, SavingThroughASymbolicLinkReplacesItsTarget) {
+  auto id = search_ids("agents", 1).at(0);
+  fs::path target = tmp_ / "real" / "list.txt";
+  write_file(target, "");
+  fs::create_directories(list_.parent_path());
+  fs::create_symlink(target, list_);
+  ASSERT_EQ(rl_list({"add", id}).status, 0);
+  EXPECT_TRUE(fs::is_symlink(list_));
+  EXPECT_NE(read_file(target).find(id), std::string::npos);
+}
+
+TEST_F(ReadingListTest, AMalformedLineIsAnErrorNamingFileAndLine) {
+  auto id = search_ids("agents", 1).at(0);
+  struct Case {
+    std::string line;
+    std::string says;
+  };
+  for (const auto& c : std::vector<Case>{{"two ids", "expected one id per line"},
+                                         {"(not-an-id)", "is not an abstract id"},
+                                         {id, "on the list twice"}}) {
+    std::string content = "# header\n" + id + "\n\n" + c.line + "\n";
+    write_file(list_, content);
+    for (std::vector<std::string> args : {std::vector<std::string>{"list"},
+                                          {"add", id},
+                                          {"remove", id},
+                                          {"search", "agents"},
+                                          {"suggest"},
+                                          {"export", "--bibtex"}}) {
+      auto r = rl_list(args);
+      EXPECT_EQ(r.status, 2) << c.line << " / " << args[0];
+      EXPECT_EQ(r.out, "");
+      EXPECT_NE(r.err.find("error: " + list_.string() + ":4: "), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find("\nhint: "), std::string::npos) << r.err;
+      EXPECT_EQ(read_file(list_), content);
+    }
+  }
+}
+
+TEST_F(ReadingListTest, WindowsLineEndingsAndIndentedCommentsAreRead) {
+  auto ids = search_ids("agents", 2);
+  write_file(list_, "# list\r\n  " + ids[0] + "\r\n   # note\r\n" + ids[1] + "\t# note\r\n");
+  auto r = rl_list({"list", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json_ids(r.out), ids);
+}
+
+// ---------------------------------------------------------------------------
+// Where the list and the index are
+
+TEST_F(ReadingListTest, TheListFileIsFoundLikeTheIndex) {
+  auto id = search_ids("agents", 1).at(0);
+  fs::path home = tmp_ / "home";
+  fs::path xdg = tmp_ / "xdg";
+  fs::path env_list = tmp_ / "env" / "list.txt";
+  // $HOME, then $XDG_DATA_HOME, then $READING_LIST, then --list.
+  ASSERT_EQ(rl({"add", id}).status, 0);
+  EXPECT_TRUE(fs::exists(home / ".local/share/abstracts/reading-list.txt"));
+  ASSERT_EQ(rl({"add", id}, {{"XDG_DATA_HOME", xdg.string()}}).status, 0);
+  EXPECT_TRUE(fs::exists(xdg / "abstracts/reading-list.txt"));
+  ASSERT_EQ(rl({"add", id}, {{"XDG_DATA_HOME", xdg.string()}, {"READING_LIST", env_list.string()}})
+                .status,
+            0);
+  EXPECT_TRUE(fs::exists(env_list));
+  ASSERT_EQ(rl_list({"add", id}, {{"READING_LIST", env_list.string()}}).status, 0);
+  EXPECT_TRUE(fs::exists(list_));
+  // The option may also follow the command.
+  auto r = rl({"list", "--list", list_.string(), "--json"});
+  EXPECT_EQ(json_ids(r.out), std::vector<std::string>{id});
+}
+
+TEST_F(ReadingListTest, TheIndexIsFoundLikeTheAbstractsCommandFindsIt) {
+  auto id = search_ids("agents", 1).at(0);
+  ASSERT_EQ(rl_list({"add", id}).status, 0);
+  // --index wins over $ABSTRACTS_INDEX.
+  auto r = rl_list({"--index", index_dir().string(), "list"},
+                   {{"ABSTRACTS_INDEX", (tmp_ / "none").string()}});
+  EXPECT_EQ(r.status, 0) << r.err;
+  // $XDG_DATA_HOME/abstracts/index when $ABSTRACTS_INDEX is unset.
+  fs::path xdg = tmp_ / "xdg";
+  fs::create_directories(xdg / "abstracts");
+  fs::create_directory_symlink(index_dir(), xdg / "abstracts" / "index");
+  r = rl_list({"list"}, {{"ABSTRACTS_INDEX", kUnset}, {"XDG_DATA_HOME", xdg.string()}});
+  EXPECT_EQ(r.status, 0) << r.err;
+  // No index: an error saying how to make one.
+  r = rl_list({"list"}, {{"ABSTRACTS_INDEX", (tmp_ / "none").string()}});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("error: no index at " + (tmp_ / "none").string()), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("\nhint: "), std::string::npos) << r.err;
+}
+
+TEST_F(ReadingListTest, UsageErrorsExitWithTwo) {
+  for (std::vector<std::string> args : {std::vector<std::string>{},
+                                        {"frobnicate"},
+                                        {"add"},
+                                        {"search"},
+                                        {"suggest", "--limit", "0"},
+                                        {"list", "--bogus"}}) {
+    auto r = rl_list(args);
+    EXPECT_EQ(r.status, 2) << (args.empty() ? "" : args[0]);
+    EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("\nhint: "), std::string::npos) << r.err;
+  }
+  auto r = rl_list({"--help"});
+  EXPECT_EQ(r.status, 0);
+  for (const char* cmd : {"add", "remove", "list", "search", "suggest", "export"}) {
+    EXPECT_NE(r.out.find(cmd), std::string::npos) << r.out;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// search
+
+TEST_F(ReadingListTest, SearchReturnsOnlyListedAbstracts) {
+  // A word in several abstracts: list two of its hits (not the best one) and one
+  // abstract without it.
+  auto with = search_ids("agents");
+  ASSERT_GE(with.size(), 4u);
+  std::string without;
+  for (const auto& id : search_ids("learning")) {
+    if (std::find(with.begin(), with.end(), id) == with.end()) without = id;
+  }
+  ASSERT_FALSE(without.empty());
+  ASSERT_EQ(rl_list({"add", with[3], without, with[1]}).status, 0);
+
+  auto r = rl_list({"search", "agents", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Both listed hits: the id: filters are ORed, and they restrict. Ranked as in
+  // the whole index.
+  EXPECT_EQ(json_ids(r.out), (std::vector<std::string>{with[1], with[3]}));
+  auto first = json::parse(lines(r.out)[0]);
+  EXPECT_EQ(first.at("rank"), 1);
+  EXPECT_FALSE(first.at("snippet").get<std::string>().empty());
+
+  // Text output, as `abstracts search` prints hits.
+  r = rl_list({"search", "agents"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("1  ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("id " + with[1]), std::string::npos);
+  EXPECT_EQ(r.out.find("id " + with[0]), std::string::npos) << "the best hit is not on the list";
+
+  // --limit
+  r = rl_list({"search", "agents", "--json", "--limit", "1"});
+  EXPECT_EQ(json_ids(r.out), std::vector<std::string>{with[1]});
+}
+
+TEST_F(ReadingListTest, SearchUsesTheQueryLanguage) {
+  auto with = search_ids("agents");
+  auto em = search_ids("\"emergent misalignment\"");
+  ASSERT_GE(with.size(), 2u);
+  ASSERT_EQ(em.size(), 2u);
+  ASSERT_EQ(rl_list({"add", with[0], with[1], em[0]}).status, 0);
+  // Several words (arguments joined), operators, phrases, exclusions.
+  auto r = rl_list({"search", "--json", "agents", "OR", "\"emergent misalignment\""});
+  auto found = json_ids(r.out);
+  EXPECT_EQ(std::set<std::string>(found.begin(), found.end()),
+            (std::set<std::string>{with[0], with[1], em[0]}));
+  r = rl_list({"search", "--json", "--", "-agents"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json_ids(r.out), std::vector<std::string>{em[0]});
+  // A query made only of filters restricts to the list too.
+  auto year = std::to_string(index().get(em[0])->year);
+  r = rl_list({"search", "--json", "year:" + year});
+  EXPECT_EQ(json_ids(r.out).size(), 3u) << r.out;
+}
+
+TEST_F(ReadingListTest, AnIdFilterInTheQueryCannotReachBeyondTheList) {
+  auto em = search_ids("\"emergent misalignment\"");
+  ASSERT_EQ(em.size(), 2u);
+  ASSERT_EQ(rl_list({"add", em[0]}).status, 0);
+  for (std::string q : {"id:" + em[1], "misalignment OR id:" + em[1], "(id:" + em[1] + ")",
+                        "id:" + em[1] + " id:" + em[0]}) {
+    auto r = rl_list({"search", "--json", q});
+    for (const auto& id : json_ids(r.out)) EXPECT_EQ(id, em[0]) << q;
+  }
+  EXPECT_EQ(rl_list({"search", "id:" + em[1]}).status, 1);
+  EXPECT_EQ(json_ids(rl_list({"search", "--json", "id:" + em[0]}).out),
+            std::vector<std::string>{em[0]});
+  // Parentheses in the query cannot pair with the ones around it.
+  auto r = rl_list({"search", "misalignment) OR (id:" + em[1]});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  r = rl_list({"search", "--json", "misalignment\\"});
+  for (const auto& id : json_ids(r.out)) EXPECT_EQ(id, em[0]);
+}
+
+TEST_F(ReadingListTest, SearchFindingNothingExitsWithOne) {
+  auto em = search_ids("\"emergent misalignment\"");
+  auto agents = search_ids("agents");
+  ASSERT_EQ(rl_list({"add", em[0]}).status, 0);
+  ASSERT_EQ(std::count(agents.begin(), agents.end(), em[0]), 0);
+  auto r = rl_list({"search", "agents"});
+  EXPECT_EQ(r.status, 1) << "in the index, but not on the list";
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(ReadingListTest, SearchCorrectsSpellingWithinTheList) {
+  auto em = search_ids("\"emergent misalignment\"");
+  ASSERT_EQ(rl_list({"add", em[0]}).status, 0);
+  auto r = rl_list({"search", "--json", "misaligment"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json_ids(r.out), std::vector<std::string>{em[0]});
+  EXPECT_NE(r.err.find("showing results for \"misalignment\""), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("id:"), std::string::npos) << "the correction is of the user's words only";
+  r = rl_list({"search", "--no-correct", "misaligment"});
+  EXPECT_EQ(r.status, 1);
+}
+
+TEST_F(ReadingListTest, ABadQueryIsAnErrorWithItsOwnColumn) {
+  auto id = search_ids("agents", 1).at(0);
+  ASSERT_EQ(rl_list({"add", id}).status, 0);
+  auto r = rl_list({"search", "agents AND"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("error: AND at column 8"), std::string::npos) << r.err;
+  r = rl_list({"search", "\"unbalanced"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("column 1 "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("\nhint: "), std::string::npos) << r.err;
+}
+
+TEST_F(ReadingListTest, SearchAndSuggestOnAnEmptyListFindNothing) {
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"search", "agents"}, {"suggest"}, {"export", "--bibtex"}}) {
+    auto r = rl_list(args);
+    EXPECT_EQ(r.status, 1) << args[0];
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("empty"), std::string::npos) << r.err;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// suggest
+
+TEST_F(ReadingListTest, SuggestStartsWithTheOtherEmergentMisalignmentAbstract) {
+  auto em = search_ids("\"emergent misalignment\"");
+  ASSERT_EQ(em.size(), 2u);
+  for (int i = 0; i < 2; ++i) {
+    TempDir dir;
+    auto r = rl({"--list", (dir / "list.txt").string(), "add", em[i]});
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = rl({"--list", (dir / "list.txt").string(), "suggest", "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto ids = json_ids(r.out);
+    ASSERT_FALSE(ids.empty());
+    EXPECT_EQ(ids[0], em[1 - i]);
+    EXPECT_LE(ids.size(), 10u) << "the default limit";
+  }
+}
+
+TEST_F(ReadingListTest, SuggestNeverReturnsListedAbstracts) {
+  auto listed = search_ids("agents", 4);
+  auto em = search_ids("\"emergent misalignment\"");
+  listed.push_back(em[0]);
+  std::vector<std::string> args = {"add"};
+  args.insert(args.end(), listed.begin(), listed.end());
+  ASSERT_EQ(rl_list(args).status, 0);
+  auto r = rl_list({"suggest", "--json", "--limit", "100"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto ids = json_ids(r.out);
+  EXPECT_GT(ids.size(), 5u);
+  for (const auto& id : ids) {
+    EXPECT_EQ(std::count(listed.begin(), listed.end(), id), 0) << id << " is on the list";
+  }
+  // Best first.
+  double last = 1e300;
+  for (const auto& line : lines(r.out)) {
+    double score = json::parse(line).at("score");
+    EXPECT_LE(score, last);
+    last = score;
+  }
+  r = rl_list({"suggest", "--limit", "2"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out.rfind("1  ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("\n2  "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\n3  "), std::string::npos) << r.out;
+}
+
+TEST_F(ReadingListTest, IdsNoLongerInTheIndexAreReportedNotFatal) {
+  auto id = search_ids("agents", 1).at(0);
+  write_file(list_, id + "\ngone00000000\n");
+  auto r = rl_list({"list"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("gone00000000  (not in the index)"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("gone00000000 is on the list but not in the index"), std::string::npos)
+      << r.err;
+  r = rl_list({"export", "--bibtex"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out.find("gone00000000"), std::string::npos);
+  EXPECT_EQ(rl_list({"suggest"}).status, 0);
+  EXPECT_EQ(rl_list({"remove", "gone00000000"}).status, 0);
+}
+
+// ---------------------------------------------------------------------------
+// export --bibtex
+
+struct BibEntry {
+  std::string type;
+  std::string key;
+  std::map<std::string, std::string> fields;  // values without their outer braces
+};
+
+// A strict reader of what export writes: @type{key, name = {value}, ...}. Fails
+// the test on unbalanced braces.
+std::vector<BibEntry> parse_bibtex(const std::string& text) {
+  std::vector<BibEntry> entries;
+  std::size_t i = 0;
+  auto skip_space = [&] {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  };
+  while (true) {
+    skip_space();
+    if (i >= text.size()) break;
+    if (text[i] != '@') {
+      ADD_FAILURE() << "expected '@' at " << i;
+      break;
+    }
+    BibEntry e;
+    std::size_t open = text.find('{', i);
+    e.type = text.substr(i + 1, open - i - 1);
+    std::size_t comma = text.find(',', open);
+    e.key = text.substr(open + 1, comma - open - 1);
+    i = comma + 1;
+    while (true) {
+      skip_space();
+      if (text[i] == '}') {
+        ++i;
+        break;
+      }
+      std::size_t eq = text.find('=', i);
+      std::string name = text.substr(i, eq - i);
+      name.erase(name.find_last_not_of(' ') + 1);
+      i = eq + 1;
+      skip_space();
+      EXPECT_EQ(text[i], '{') << name;
+      int depth = 0;
+      std::size_t start = i + 1;
+      for (; i < text.size(); ++i) {
+        if (text[i] == '{') ++depth;
+        if (text[i] == '}' && --depth == 0) break;
+      }
+      if (i >= text.size()) {
+        ADD_FAILURE() << "unbalanced braces in " << e.key << "." << name;
+        return entries;
+      }
+      e.fields[name] = text.substr(start, i - start);
+      ++i;
+      skip_space();
+      if (text[i] == ',') ++i;
+    }
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
+// The text a LaTeX reader gets back from an escaped field.
+std::string unescape(std::string s) {
+  for (auto [from, to] :
+       std::vector<std::pair<std::string, std::string>>{{"\\textbraceleft{}", "{"},
+                                                        {"\\textbraceright{}", "}"},
+                                                        {"\\textbackslash{}", "\\"},
+                                                        {"\\textasciitilde{}", "~"},
+                                                        {"\\textasciicircum{}", "^"},
+                                                        {"\\%", "%"},
+                                                        {"\\&", "&"},
+                                                        {"\\$", "$"},
+                                                        {"\\#", "#"},
+                                                        {"\\_", "_"}}) {
+    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) {
+      s.replace(at, from.size(), to);
+    }
+  }
+  return s;
+}
+
+// No special left bare: each of % & $ # _ after a backslash, no other braces
+// or backslashes than those of the escapes.
+void expect_escaped(const std::string& value) {
+  std::string rest = value;
+  for (const char* macro : {"\\textbraceleft{}", "\\textbraceright{}", "\\textbackslash{}",
+                            "\\textasciitilde{}", "\\textasciicircum{}"}) {
+    for (auto at = rest.find(macro); at != std::string::npos; at = rest.find(macro)) {
+      rest.replace(at, std::string(macro).size(), " ");
+    }
+  }
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    char c = rest[i];
+    if (std::string("%&$#_").find(c) != std::string::npos) {
+      EXPECT_TRUE(i > 0 && rest[i - 1] == '\\') << "bare '" << c << "' in: " << value;
+    }
+    if (c == '\\') {
+      EXPECT_TRUE(i + 1 < rest.size() &&
+                  std::string("%&$#_").find(rest[i + 1]) != std::string::npos)
+          << "stray backslash in: " << value;
+    }
+    EXPECT_TRUE(c != '{' && c != '}' && c != '~' && c != '^') << "bare '" << c << "' in: " << value;
+  }
+}
+
+TEST_F(ReadingListTest, ExportGivesOneBibtexEntryPerListedId) {
+  auto ids = search_ids("agents", 3);
+  ids.push_back(search_ids("\"emergent misalignment\"").at(0));
+  std::vector<std::string> args = {"add"};
+  args.insert(args.end(), ids.begin(), ids.end());
+  ASSERT_EQ(rl_list(args).status, 0);
+  auto r = rl_list({"export", "--bibtex"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto entries = parse_bibtex(r.out);
+  ASSERT_EQ(entries.size(), ids.size()) << r.out;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const auto& e = entries[i];
+    auto a = index().get(ids[i]);
+    EXPECT_EQ(e.key, ids[i]) << "in list order, keyed by id";
+    EXPECT_EQ(e.type, "inproceedings");
+    EXPECT_EQ(e.fields.at("title"),
+              "{" + e.fields.at("title").substr(1, e.fields.at("title").size() - 2) + "}");
+    EXPECT_EQ(unescape(e.fields.at("title").substr(1, e.fields.at("title").size() - 2)), a->title);
+    EXPECT_EQ(e.fields.at("booktitle"), a->venue + " " + std::to_string(a->year));
+    EXPECT_EQ(e.fields.at("year"), std::to_string(a->year));
+    EXPECT_EQ(unescape(e.fields.at("note")), a->source + ":" + std::to_string(a->line));
+    EXPECT_EQ(unescape(e.fields.at("abstract")), a->text);
+    for (const auto& [name, value] : e.fields) {
+      if (name != "title") expect_escaped(value);
+    }
+  }
+}
+
+TEST_F(ReadingListTest, ExportEscapesBibtexSpecials) {
+  Index special = Index::open(special_index_dir());
+  auto a = special.get(*special_id_);
+  ASSERT_TRUE(a);
+  // What the library kept of the specials is what must be escaped.
+  for (char c : std::string("{}%&$#_\\~^")) {
+    EXPECT_TRUE(a->title.find(c) != std::string::npos || a->text.find(c) != std::string::npos ||
+                a->venue.find(c) != std::string::npos)
+        << "the test data lost '" << c << "': " << a->title << " / " << a->text << " / "
+        << a->venue;
+  }
+  Env env = {{"ABSTRACTS_INDEX", special_index_dir().string()}};
+  ASSERT_EQ(rl_list({"add", *special_id_, *plain_id_}, env).status, 0);
+  auto r = rl_list({"export", "--bibtex"}, env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto entries = parse_bibtex(r.out);
+  ASSERT_EQ(entries.size(), 2u) << r.out;
+
+  const auto& e = entries[0];
+  EXPECT_EQ(e.type, "inproceedings");
+  std::string title = e.fields.at("title");
+  ASSERT_GE(title.size(), 2u);
+  title = title.substr(1, title.size() - 2);
+  expect_escaped(title);
+  EXPECT_EQ(unescape(title), a->title);
+  expect_escaped(e.fields.at("booktitle"));
+  EXPECT_EQ(unescape(e.fields.at("booktitle")), a->venue + " 2025");
+  expect_escaped(e.fields.at("abstract"));
+  EXPECT_EQ(unescape(e.fields.at("abstract")), a->text);
+  EXPECT_EQ(e.fields.count("note"), 0u) << "added without a file";
+
+  // No venue: @misc, with the year alone.
+  const auto& plain = entries[1];
+  EXPECT_EQ(plain.type, "misc");
+  EXPECT_EQ(plain.key, *plain_id_);
+  EXPECT_EQ(plain.fields.count("booktitle"), 0u);
+  EXPECT_EQ(plain.fields.count("year"), 0u);
+}
+
+}  // namespace
+}  // namespace abstracts::testing
