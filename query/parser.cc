@@ -404,7 +404,8 @@ class Grammar {
                          op.column, "use parentheses, or one operator for the whole group");
       }
       distance = std::max(distance, op.distance);
-      if (peek().kind != Kind::kWord) missing_operand(op, "after");
+      // A phrase or group after NEAR gets the "single words" error, at its column.
+      if (!starts_operand(peek().kind)) missing_operand(op, "after");
       terms.push_back(single_term(take()));
     }
     // Xapian's window spans the words themselves: n positions apart means a

@@ -1,6 +1,7 @@
 #include "query/spelling.h"
 
 #include <algorithm>
+#include <cctype>
 #include <vector>
 
 #include "engine/schema.h"
@@ -41,6 +42,26 @@ std::string surface_of(const Xapian::Database& db, const std::string& term,
     }
   }
   return {};
+}
+
+// Byte ranges of field values ("source:000_x.txt", "venue:\"Neur IPS\""): names,
+// not words, so never corrected.
+std::vector<std::pair<std::size_t, std::size_t>> field_values(std::string_view q) {
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+  for (std::size_t colon = q.find(':'); colon != std::string_view::npos; colon = q.find(':', colon + 1)) {
+    std::size_t name = colon;
+    while (name > 0 && std::isalpha(static_cast<unsigned char>(q[name - 1]))) --name;
+    if (name == colon) continue;
+    std::size_t end = colon + 1;
+    if (end < q.size() && q[end] == '"') {
+      end = q.find('"', end + 1);
+      end = end == std::string_view::npos ? q.size() : end + 1;
+    } else {
+      while (end < q.size() && q[end] != ' ' && q[end] != '(' && q[end] != ')') ++end;
+    }
+    ranges.emplace_back(colon + 1, end);
+  }
+  return ranges;
 }
 
 bool is_operator(std::string_view w) {
@@ -90,7 +111,11 @@ std::string correct_query(const Xapian::Database& db, std::string_view query,
   std::string out;
   std::size_t copied = 0;
   bool changed = false;
+  const auto values = field_values(query);
   for (const auto& tok : analyzer.tokenize(query)) {
+    bool in_value = std::any_of(values.begin(), values.end(),
+                                [&](const auto& r) { return tok.begin >= r.first && tok.end <= r.second; });
+    if (in_value) continue;
     std::string_view typed = query.substr(tok.begin, tok.end - tok.begin);
     char before = tok.begin > 0 ? query[tok.begin - 1] : ' ';
     char after = tok.end < query.size() ? query[tok.end] : ' ';
