@@ -17,7 +17,13 @@ std::size_t count_chars(std::string_view s) {
 
 Snippet make_snippet(std::string_view text, const std::unordered_set<std::string>& terms,
                      std::size_t max_chars, const analysis::Analyzer& analyzer) {
-  std::vector<analysis::Token> tokens = analyzer.tokenize(text);
+  std::string initials;
+  for (const auto& t : terms) {
+    if (!t.empty() && initials.find(t[0]) == std::string::npos) initials += t[0];
+  }
+  // An empty `initials` would stem everything; with no terms nothing can match.
+  if (initials.empty()) initials.push_back('\x01');
+  std::vector<analysis::Token> tokens = analyzer.tokenize(text, initials);
   std::vector<bool> hit(tokens.size());
   for (std::size_t i = 0; i < tokens.size(); ++i) hit[i] = terms.count(tokens[i].term) != 0;
   // Character offsets of each token's begin and end, for window lengths.

@@ -1,5 +1,7 @@
 #include "query/stopwords.h"
 
+#include <initializer_list>
+#include <iterator>
 #include <string>
 #include <unordered_set>
 
@@ -8,10 +10,9 @@
 namespace abstracts::query {
 namespace {
 
-// Written as words and stemmed once, so the list reads naturally and always
+// English function words. Written as words and stemmed once, so the list reads naturally and always
 // agrees with the analyzer.
-constexpr const char* kWords[] = {
-    // English function words.
+constexpr const char* kFunctionWords[] = {
     "a", "about", "above", "across", "after", "again", "against", "all", "almost", "along",
     "also", "although", "always", "among", "an", "and", "another", "any", "are", "as", "at",
     "be", "because", "been", "before", "being", "between", "both", "but", "by", "can", "cannot",
@@ -27,7 +28,10 @@ constexpr const char* kWords[] = {
     "unlike", "until", "up", "upon", "us", "very", "via", "was", "we", "were", "what", "when",
     "where", "whereas", "whether", "which", "while", "who", "whose", "why", "will", "with",
     "within", "without", "would", "yet", "you",
-    // The boilerplate of abstracts.
+};
+
+// The boilerplate of abstracts.
+constexpr const char* kBoilerplate[] = {
     "propose", "proposed", "approach", "approaches", "result", "results", "show", "shows",
     "shown", "demonstrate", "demonstrates", "paper", "work", "method", "methods", "novel",
     "new", "present", "introduce", "study", "studies", "based", "using", "use", "used", "state",
@@ -43,15 +47,28 @@ constexpr const char* kWords[] = {
     "problem", "case", "cases", "general", "specific", "way", "ways", "level", "levels",
 };
 
+std::unordered_set<std::string> stems_of(std::initializer_list<const char* const*> lists,
+                                         std::initializer_list<std::size_t> sizes) {
+  analysis::Analyzer analyzer;
+  std::unordered_set<std::string> stems;
+  auto size = sizes.begin();
+  for (const char* const* list : lists) {
+    for (std::size_t i = 0; i < *size; ++i) stems.insert(analyzer.stem(analysis::Analyzer::fold(list[i])));
+    ++size;
+  }
+  return stems;
+}
+
 }  // namespace
 
 bool is_boilerplate(std::string_view term) {
-  static const std::unordered_set<std::string> kStems = [] {
-    analysis::Analyzer analyzer;
-    std::unordered_set<std::string> stems;
-    for (const char* w : kWords) stems.insert(analyzer.stem(analysis::Analyzer::fold(w)));
-    return stems;
-  }();
+  static const auto kStems = stems_of({kFunctionWords, kBoilerplate},
+                                      {std::size(kFunctionWords), std::size(kBoilerplate)});
+  return kStems.count(std::string(term)) != 0;
+}
+
+bool is_function_word(std::string_view term) {
+  static const auto kStems = stems_of({kFunctionWords}, {std::size(kFunctionWords)});
   return kStems.count(std::string(term)) != 0;
 }
 

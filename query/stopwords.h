@@ -11,6 +11,9 @@ namespace abstracts::query {
 // "method", "novel", "state-of-the-art" ...). Takes index terms (stemmed).
 bool is_boilerplate(std::string_view term);
 
+// True for the stem of an English function word only ("the", "of", "which").
+bool is_function_word(std::string_view term);
+
 }  // namespace abstracts::query
 
 #endif  // ABSTRACTS_QUERY_STOPWORDS_H_

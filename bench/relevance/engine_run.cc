@@ -1,7 +1,7 @@
 #include "bench/relevance/engine_run.h"
 
 #include <chrono>
-#include <fstream>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <unordered_set>
@@ -16,24 +16,35 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Writes `collection`'s corpus without its empty records to `copy`, as plain
-// JSON Lines, and returns a note saying so.
-std::string write_corpus_without_empty(const Collection& collection,
-                                       const std::filesystem::path& copy) {
-  const std::unordered_set<std::string> empty(collection.empty_ids.begin(),
-                                              collection.empty_ids.end());
-  std::ofstream out(copy, std::ios::binary);
-  for_each_document(collection.corpus, [&](const CorpusDocument& d) {
-    if (empty.contains(d.id)) return;
-    out << nlohmann::json{{"_id", d.id}, {"title", d.title}, {"text", d.text}}.dump() << '\n';
-  });
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + copy.string());
-  std::string ids;
-  for (const auto& id : collection.empty_ids) ids += (ids.empty() ? "" : ", ") + id;
-  return "indexed a copy of the corpus without its " + std::to_string(empty.size()) +
-         " records that have neither title nor text (" + ids +
-         "): the engine's reader rejects such a record, and with it the whole file";
+// Ranking options from $ABSTRACTS_RANKING, for tuning experiments:
+// "k1=0.9,b=0.4,title=1,fb_min=5,fb_docs=10,fb_terms=20,fb_weight=0.5".
+// Unset: the engine's defaults, which are what the report is about.
+RankingOptions ranking_from_env() {
+  RankingOptions r;
+  const char* spec = std::getenv("ABSTRACTS_RANKING");
+  if (spec == nullptr) return r;
+  std::string s(spec);
+  std::size_t start = 0;
+  while (start < s.size()) {
+    std::size_t comma = s.find(',', start);
+    if (comma == std::string::npos) comma = s.size();
+    std::string item = s.substr(start, comma - start);
+    start = comma + 1;
+    auto eq = item.find('=');
+    if (eq == std::string::npos) throw std::runtime_error("ABSTRACTS_RANKING: no '=' in " + item);
+    std::string key = item.substr(0, eq);
+    double v = std::stod(item.substr(eq + 1));
+    if (key == "k1") r.k1 = v;
+    else if (key == "b") r.b = v;
+    else if (key == "title") r.title_weight = v;
+    else if (key == "stop") r.plain_text_stopwords = v != 0;
+    else if (key == "fb_min") r.feedback_min_words = static_cast<unsigned>(v);
+    else if (key == "fb_docs") r.feedback_docs = static_cast<unsigned>(v);
+    else if (key == "fb_terms") r.feedback_terms = static_cast<unsigned>(v);
+    else if (key == "fb_weight") r.feedback_weight = v;
+    else throw std::runtime_error("ABSTRACTS_RANKING: unknown key " + key);
+  }
+  return r;
 }
 
 }  // namespace
@@ -44,11 +55,7 @@ Run run_engine(const Collection& collection) {
   TempDir dir;
   const auto index_dir = dir.path() / "index";
 
-  std::filesystem::path corpus = collection.corpus;
-  if (!collection.empty_ids.empty()) {
-    corpus = dir.path() / "corpus.jsonl";
-    run.notes.push_back(write_corpus_without_empty(collection, corpus));
-  }
+  const std::filesystem::path& corpus = collection.corpus;
 
   auto start = std::chrono::steady_clock::now();
   {
@@ -62,6 +69,7 @@ Run run_engine(const Collection& collection) {
   options.limit = kDepth;
   options.snippets = false;
   options.syntax = QuerySyntax::kPlainText;
+  options.ranking = ranking_from_env();
   std::unordered_set<std::string> unknown;
   start = std::chrono::steady_clock::now();
   for (const auto& query : collection.queries) {

@@ -114,7 +114,9 @@ std::string Analyzer::stem(const std::string& folded) const {
   return stemmer_(folded);
 }
 
-std::vector<Token> Analyzer::tokenize(std::string_view text) const {
+std::vector<Token> Analyzer::tokenize(std::string_view text) const { return tokenize(text, {}); }
+
+std::vector<Token> Analyzer::tokenize(std::string_view text, std::string_view initials) const {
   std::vector<Token> tokens;
   const auto n = static_cast<int32_t>(text.size());
   std::string word;
@@ -159,7 +161,10 @@ std::vector<Token> Analyzer::tokenize(std::string_view text) const {
       break;
     }
     ++position;
-    std::string term = stem(fold(word));
+    std::string term = fold(word);
+    if (initials.empty() || (!term.empty() && initials.find(term[0]) != std::string_view::npos)) {
+      term = stem(term);
+    }
     if (term.empty() || term.size() > kMaxTermBytes) continue;
     tokens.push_back(Token{std::move(term), static_cast<std::size_t>(start),
                            static_cast<std::size_t>(end), position});

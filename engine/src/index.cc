@@ -1,6 +1,8 @@
 #include "abstracts/index.h"
 
+#include <algorithm>
 #include <mutex>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 #include <xapian.h>
@@ -155,17 +157,31 @@ const fs::path& Index::path() const { return impl_->dir; }
 
 namespace {
 
+// BM25 with the ranking options' parameters (k2 = 0, k3 = 1, min_normlen = 0.5 as in Xapian).
+Xapian::BM25Weight bm25(const RankingOptions& r) {
+  return Xapian::BM25Weight(r.k1, 0, 1, r.b, 0.5);
+}
+
 // Each query term's BM25 weight in the document with this id, on its own.
-std::vector<TermWeight> explain_hit(Xapian::Database& db, const Xapian::Query& query, const std::string& id) {
+std::vector<TermWeight> explain_hit(Xapian::Database& db, const Xapian::Query& query, const std::string& id,
+                                    const RankingOptions& ranking) {
   std::vector<TermWeight> out;
   Xapian::Query only_this(schema::id_term(id));
   for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
-    if (!schema::is_word_term(*t) && !schema::is_title_term(*t)) continue;  // filters weigh nothing
+    const bool title = schema::is_title_term(*t);
+    if (!schema::is_word_term(*t) && !title) continue;  // filters weigh nothing
     Xapian::Enquire enquire(db);
     enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, Xapian::Query(*t), only_this));
-    enquire.set_weighting_scheme(Xapian::BM25Weight());
+    enquire.set_weighting_scheme(bm25(ranking));
     Xapian::MSet m = enquire.get_mset(0, 1);
-    if (!m.empty()) out.push_back({*t, m.begin().get_weight()});
+    if (m.empty()) continue;
+    if (title) {
+      // Title words weigh title_weight times their BM25 weight (see rank()).
+      out.push_back({"title:" + (*t).substr(schema::kTitlePrefix.size()),
+                     m.begin().get_weight() * ranking.title_weight});
+    } else {
+      out.push_back({*t, m.begin().get_weight()});
+    }
   }
   return out;
 }
@@ -191,7 +207,7 @@ void fill_hits(Xapian::Database& db, const Xapian::Query& query, const Xapian::M
     if (options.snippets) {
       hit.snippet = query::make_snippet(hit.abstract.text, terms, options.snippet_chars, thread_analyzer());
     }
-    if (options.explain) hit.explanation = explain_hit(db, query, hit.abstract.id);
+    if (options.explain) hit.explanation = explain_hit(db, query, hit.abstract.id, options.ranking);
     results.hits.push_back(std::move(hit));
   }
 }
@@ -206,6 +222,83 @@ class ExpandWords : public Xapian::ExpandDecider {
     return !query::is_boilerplate(term);
   }
 };
+
+
+// The query as ranked: with a title boost and pseudo-relevance feedback when the
+// options ask for them. The set of matches only grows for plain text (where
+// everything is ORed anyway); query-language matches stay as the user wrote them.
+Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
+                   std::vector<std::string>* notes) {
+  if (plain && r.plain_text_stopwords) {
+    // A plain-text query is a flat OR of its terms: rebuild it without function words.
+    std::vector<Xapian::Query> kept;
+    for (auto t = query.get_terms_begin(); t != query.get_terms_end(); ++t) {
+      if (!query::is_function_word(*t)) kept.emplace_back(*t);
+    }
+    if (!kept.empty()) query = Xapian::Query(Xapian::Query::OP_OR, kept.begin(), kept.end());
+  }
+  std::vector<std::string> words;
+  for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
+    if (schema::is_word_term(*t)) words.push_back(*t);
+  }
+  if (r.title_weight > 0 && !words.empty()) {
+    std::vector<Xapian::Query> title;
+    for (const auto& w : words) title.emplace_back(std::string(schema::kTitlePrefix) + w);
+    Xapian::Query boost(Xapian::Query::OP_SCALE_WEIGHT,
+                        Xapian::Query(Xapian::Query::OP_OR, title.begin(), title.end()), r.title_weight);
+    query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, boost);
+  }
+  if (r.feedback_min_words == 0 || words.size() < r.feedback_min_words) return query;
+  // RM3 (Lavrenko and Croft's relevance model, as Anserini runs it): the best
+  // hits vote for their words, P(w|R) = sum over hits d of P(w|d) P(d|Q), with
+  // P(d|Q) the hit's share of the scores; the best words join the query with
+  // `feedback_weight` of the total weight, the original words keep the rest.
+  Xapian::Enquire first(db);
+  first.set_query(query);
+  first.set_weighting_scheme(bm25(r));
+  Xapian::MSet top = first.get_mset(0, r.feedback_docs);
+  if (top.empty()) return query;
+  double total_score = 0;
+  for (auto it = top.begin(); it != top.end(); ++it) total_score += it.get_weight();
+  if (total_score <= 0) return query;
+  ExpandWords usable;
+  std::unordered_map<std::string, double> model;
+  for (auto it = top.begin(); it != top.end(); ++it) {
+    const double p_doc = it.get_weight() / total_score;
+    const double length = std::max<double>(1, db.get_doclength(*it));
+    for (auto t = db.termlist_begin(*it); t != db.termlist_end(*it); ++t) {
+      if (t.get_wdf() == 0 || !usable(*t)) continue;
+      model[*t] += p_doc * t.get_wdf() / length;
+    }
+  }
+  std::vector<std::pair<std::string, double>> best(model.begin(), model.end());
+  const std::size_t n = std::min<std::size_t>(r.feedback_terms, best.size());
+  std::partial_sort(best.begin(), best.begin() + static_cast<long>(n), best.end(),
+                    [](const auto& a, const auto& b) { return a.second > b.second; });
+  best.resize(n);
+  double mass = 0;
+  for (const auto& [term, p] : best) mass += p;
+  if (mass <= 0) return query;
+  std::unordered_map<std::string, double> weight;
+  for (const auto& w : words) weight[w] += (1 - r.feedback_weight) / static_cast<double>(words.size());
+  for (const auto& [term, p] : best) weight[term] += r.feedback_weight * p / mass;
+  // Scaled so that an original word alone keeps its weight: only ratios matter.
+  const double unit = static_cast<double>(words.size()) / (1 - r.feedback_weight + 1e-9);
+  std::vector<Xapian::Query> parts;
+  std::string note = "feedback:";
+  for (const auto& [term, w] : weight) {
+    parts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(term), w * unit);
+  }
+  for (const auto& [term, p] : best) {
+    note += ' ';
+    note += term;
+  }
+  if (notes != nullptr) notes->push_back(note);
+  Xapian::Query model_query(Xapian::Query::OP_OR, parts.begin(), parts.end());
+  if (plain) return model_query;
+  // The user's query decides what matches; the model only ranks.
+  return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, model_query);
+}
 
 }  // namespace
 
@@ -223,7 +316,7 @@ SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOp
     }
     if (rset.empty()) return results;
     Xapian::Enquire enquire(db);
-    enquire.set_weighting_scheme(Xapian::BM25Weight());
+    enquire.set_weighting_scheme(bm25(options.ranking));
     ExpandWords decider;
     Xapian::ESet eset = enquire.get_eset(kSimilarTerms, rset, &decider);
     std::vector<Xapian::Query> parts;
@@ -242,7 +335,10 @@ SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOp
     if (options.explain) {
       results.parsed = query.get_description();
       std::string line = "similar: by";
-      for (const auto& c : chosen) line += " " + c;
+      for (const auto& c : chosen) {
+        line += ' ';
+        line += c;
+      }
       results.expansions.push_back(line);
     }
     fill_hits(db, query, mset, options, results);
@@ -267,9 +363,10 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       results.expansions.clear();
       auto* notes = options.explain ? &results.expansions : nullptr;
       Xapian::Query query = plain ? parser.parse_plain(q, notes) : parser.parse(q, notes);
+      query = rank(db, query, plain, options.ranking, notes);
       Xapian::Enquire enquire(db);
       enquire.set_query(query);
-      enquire.set_weighting_scheme(Xapian::BM25Weight());
+      enquire.set_weighting_scheme(bm25(options.ranking));
       Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(options.offset),
                                            static_cast<Xapian::doccount>(options.limit));
       return std::pair{query, mset};

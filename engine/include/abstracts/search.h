@@ -17,6 +17,28 @@ enum class QuerySyntax {
                    // no character is special (for natural-language queries)
 };
 
+// How hits are scored. The defaults are the ones measured in docs/relevance.md.
+struct RankingOptions {
+  // BM25's term-frequency saturation and length normalisation (Robertson's
+  // classic values; Xapian's own defaults are k1 = 1, b = 0.5).
+  double k1 = 1.2;
+  double b = 0.75;
+  // Extra weight for query words found in the title (0: none).
+  double title_weight = 0.3;
+  // For QuerySyntax::kPlainText: leave English function words ("the", "of",
+  // "which") out of the query, unless nothing else is left.
+  bool plain_text_stopwords = false;
+  // Pseudo-relevance feedback (RM3-like): a query with at least this many
+  // distinct words is run twice; the second time it is widened with the
+  // `feedback_terms` words that best describe its `feedback_docs` best hits
+  // (Xapian's expand set), at `feedback_weight` times their expand weight.
+  // 0 turns feedback off. Short keyword queries are never widened.
+  unsigned feedback_min_words = 0;
+  unsigned feedback_docs = 10;
+  unsigned feedback_terms = 20;
+  double feedback_weight = 0.5;
+};
+
 struct SearchOptions {
   std::size_t limit = 10;   // at most this many hits
   std::size_t offset = 0;   // skip this many of the best hits first
@@ -31,12 +53,14 @@ struct SearchOptions {
   bool expand_acronyms = true;
   // Fill SearchResults::parsed and ::expansions and Hit::explanation.
   bool explain = false;
+  RankingOptions ranking{};
 };
 
 // One query term's part in a hit's score (SearchOptions::explain).
 struct TermWeight {
-  std::string term;   // index term: folded and stemmed ("attent"), or a field term
-  double weight = 0;  // its BM25 weight in this abstract on its own
+  std::string term;   // index term, folded and stemmed ("attent"); "title:attent" for
+                      // the title boost (RankingOptions::title_weight)
+  double weight = 0;  // its BM25 weight in this abstract on its own (title: scaled)
 };
 
 // A byte range [begin, end) of Snippet::text that matched the query.
