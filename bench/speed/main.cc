@@ -1,0 +1,199 @@
+// speed: the pieces of the speed benchmark (docs/performance.md), run in turn by
+// scripts/bench-speed. Each subcommand does one step and writes JSON:
+//   subset   the first N abstracts of a corpus, as JSON Lines
+//   queries  the fixed query set, drawn from the corpus with a seed
+//   index    build one system's index (run under `measure`)
+//   measure  run a command as a child: wall time, CPU, peak memory, disk size
+//   search   per-query latency of one system over the query set
+//   report   aggregate a results folder into results.json, report.md and plot data
+// Exit status: 0 on success, 2 on error.
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "abstracts/error.h"
+#include "bench/relevance/collection.h"
+#include "bench/speed/child_process.h"
+#include "bench/speed/query_set.h"
+#include "bench/speed/query_timing.h"
+#include "bench/speed/report.h"
+#include "bench/speed/system.h"
+
+namespace {
+
+using namespace abstracts::speed;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+void write_json(const json& j, const std::string& file) {
+  if (file.empty() || file == "-") {
+    std::cout << j.dump(2) << '\n';
+    return;
+  }
+  std::ofstream out(file);
+  out << j.dump(2) << '\n';
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + file);
+}
+
+// "key=value" -> {key: value}, the value as a number when it reads as one.
+json fields(const std::vector<std::string>& pairs) {
+  json j = json::object();
+  for (const auto& p : pairs) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos) throw std::runtime_error("--set wants key=value, got " + p);
+    const std::string key = p.substr(0, eq), value = p.substr(eq + 1);
+    char* end = nullptr;
+    const double number = std::strtod(value.c_str(), &end);
+    if (!value.empty() && end == value.c_str() + value.size()) {
+      j[key] = number;
+    } else {
+      j[key] = value;
+    }
+  }
+  return j;
+}
+
+json subset(const fs::path& corpus, const fs::path& out_file, std::size_t count) {
+  std::ofstream out(out_file, std::ios::binary);
+  std::size_t n = 0, text_bytes = 0;
+  try {
+    abstracts::eval::for_each_document(corpus, [&](const abstracts::eval::CorpusDocument& d) {
+      if (n == count) throw std::out_of_range("enough");
+      out << json{{"_id", d.id}, {"title", d.title}, {"text", d.text}}.dump() << '\n';
+      text_bytes += d.title.size() + d.text.size();
+      ++n;
+    });
+  } catch (const std::out_of_range&) {
+    // The first `count` are written.
+  }
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + out_file.string());
+  return {{"abstracts", n}, {"text_bytes", text_bytes}, {"file_bytes", fs::file_size(out_file)}};
+}
+
+json search_record(const std::string& system, const QueryTiming& t) {
+  json passes = json::array();
+  for (const auto& pass : t.passes) {
+    json p = json::object();
+    for (const auto& [kind, s] : pass) {
+      p[kind] = {{"p50_ms", s.p50}, {"p95_ms", s.p95}, {"p99_ms", s.p99}, {"mean_ms", s.mean},
+                 {"queries", s.queries}};
+    }
+    passes.push_back(p);
+  }
+  json errors = json::array();
+  for (std::size_t i = 0; i < t.errors.size() && i < 5; ++i) errors.push_back(t.errors[i]);
+  return {{"system", system},          {"open_ms", t.open_ms},
+          {"passes", passes},          {"hits", t.hits},
+          {"queries_with_hits", t.queries_with_hits},
+          {"error_count", t.errors.size()}, {"errors", errors}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  CLI::App app{"speed: indexing and query speed of abstracts vs. plain Xapian and SQLite FTS5",
+               "speed"};
+  app.require_subcommand(1);
+  std::vector<std::string> system_names;
+  for (const auto& s : systems()) system_names.push_back(s.name);
+
+  std::string corpus, out, index_path, system, queries_file, results_dir;
+  std::size_t count = 0, pool = 10000, passes = 3;
+  std::uint64_t seed = 20260;
+  QuerySetSizes sizes;
+  std::vector<std::string> set_fields, command;
+  std::string disk;
+
+  auto* sub = app.add_subcommand("subset", "Write the first --count abstracts of CORPUS to OUT as JSON Lines; print counts");
+  sub->add_option("CORPUS", corpus, "BEIR JSON Lines, plain or gzip")->required()->check(CLI::ExistingFile);
+  sub->add_option("OUT", out, "The JSON Lines file to write")->required();
+  sub->add_option("--count", count, "How many abstracts")->required();
+
+  auto* qry = app.add_subcommand("queries", "Draw the query set from the first --pool abstracts of CORPUS");
+  qry->add_option("CORPUS", corpus, "BEIR JSON Lines, plain or gzip")->required()->check(CLI::ExistingFile);
+  qry->add_option("OUT", out, "The query file to write (JSON Lines)")->required();
+  qry->add_option("--pool", pool, "Draw from this many abstracts")->capture_default_str();
+  qry->add_option("--seed", seed, "Random seed")->capture_default_str();
+  qry->add_option("--keyword", sizes.keyword, "Keyword queries")->capture_default_str();
+  qry->add_option("--phrase", sizes.phrase, "Phrase queries")->capture_default_str();
+  qry->add_option("--boolean", sizes.boolean, "Boolean queries")->capture_default_str();
+
+  auto* idx = app.add_subcommand("index", "Build SYSTEM's index of CORPUS at INDEX");
+  idx->add_option("--system", system, "engine, xapian or fts5")->required()->check(CLI::IsMember(system_names));
+  idx->add_option("CORPUS", corpus, "BEIR JSON Lines (or, for xapian, a folder of bundled .txt files)")
+      ->required()->check(CLI::ExistingPath);
+  idx->add_option("INDEX", index_path, "Index directory (fts5: database file)")->required();
+
+  auto* mes = app.add_subcommand("measure", "Run COMMAND as a child and write its wall time, CPU time and peak memory");
+  mes->add_option("--out", out, "JSON file to write (default: stdout)");
+  mes->add_option("--set", set_fields, "key=value to add to the record (repeatable)")
+      ->allow_extra_args(false);
+  mes->add_option("--disk", disk, "Also record the disk usage of this path after the command");
+  mes->add_option("COMMAND", command, "The command, after --")->required();
+
+  auto* sea = app.add_subcommand("search", "Time SYSTEM on every query of QUERIES over INDEX");
+  sea->add_option("--system", system, "engine, xapian or fts5")->required()->check(CLI::IsMember(system_names));
+  sea->add_option("INDEX", index_path, "Index directory (fts5: database file)")->required()->check(CLI::ExistingPath);
+  sea->add_option("QUERIES", queries_file, "Query file from `speed queries`")->required()->check(CLI::ExistingFile);
+  sea->add_option("--passes", passes, "Timed passes after one warm-up pass")->capture_default_str()->check(CLI::PositiveNumber);
+  sea->add_option("--out", out, "JSON file to write (default: stdout)");
+  sea->add_option("--set", set_fields, "key=value to add to the record (repeatable)")
+      ->allow_extra_args(false);
+
+  auto* rep = app.add_subcommand("report", "Aggregate RESULTS_DIR into results.json, report.md and plot data");
+  rep->add_option("RESULTS_DIR", results_dir, "The folder scripts/bench-speed fills")->required()->check(CLI::ExistingDirectory);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "error: " << e.what() << "\nhint: run `speed --help` for usage\n";
+    return 2;
+  }
+
+  try {
+    if (sub->parsed()) {
+      write_json(subset(corpus, out, count), "-");
+    } else if (qry->parsed()) {
+      save_queries(generate_queries(corpus, pool, seed, sizes), out);
+    } else if (idx->parsed()) {
+      find_system(system).index(corpus, index_path);
+    } else if (mes->parsed()) {
+      const ChildUsage u = run_child(command);
+      json j = fields(set_fields);
+      j["wall_seconds"] = u.wall_seconds;
+      j["user_seconds"] = u.user_seconds;
+      j["sys_seconds"] = u.sys_seconds;
+      j["max_rss_kb"] = u.max_rss_kb;
+      j["exit_status"] = u.exit_status;
+      if (!disk.empty()) j["disk_bytes"] = disk_usage(disk);
+      write_json(j, out);
+      if (u.exit_status != 0) {
+        std::cerr << "error: `" << command.front() << "` exited with status " << u.exit_status << '\n';
+        return 2;
+      }
+    } else if (sea->parsed()) {
+      const auto queries = load_queries(queries_file);
+      json j = search_record(system, time_queries(find_system(system), index_path, queries, passes));
+      j.update(fields(set_fields));
+      write_json(j, out);
+    } else if (rep->parsed()) {
+      write_report(results_dir);
+    }
+  } catch (const abstracts::Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    if (!e.hint().empty()) std::cerr << "hint: " << e.hint() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,383 @@
+#include "bench/speed/report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "bench/speed/stats.h"
+
+namespace abstracts::speed {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// Index and search records name systems by key; tables by these names.
+const std::vector<std::pair<std::string, std::string>> kSystems = {
+    {"engine", "abstracts (library)"},
+    {"engine-cli", "abstracts (CLI)"},
+    {"xapian", "plain Xapian"},
+    {"fts5", "SQLite FTS5"},
+};
+const std::vector<std::pair<std::string, std::string>> kTools = {
+    {"abstracts", "abstracts search"}, {"rg", "rg -i -n"}, {"quest", "quest"}};
+
+std::string display(const std::string& key) {
+  for (const auto& [k, name] : kSystems) {
+    if (k == key) return name;
+  }
+  for (const auto& [k, name] : kTools) {
+    if (k == key) return name;
+  }
+  return key;
+}
+
+json read_json(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error("cannot read " + file.string());
+  try {
+    return json::parse(in);
+  } catch (const json::exception& e) {
+    throw std::runtime_error(file.string() + ": " + e.what());
+  }
+}
+
+std::vector<json> read_folder(const fs::path& dir) {
+  std::vector<fs::path> files;
+  if (fs::is_directory(dir)) {
+    for (const auto& e : fs::directory_iterator(dir)) {
+      if (e.path().extension() == ".json") files.push_back(e.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<json> out;
+  for (const auto& f : files) out.push_back(read_json(f));
+  return out;
+}
+
+std::string fmt(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+// Enough significant digits for a table, whatever the magnitude.
+std::string num(double v) {
+  const double a = std::abs(v);
+  return fmt(v, a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3);
+}
+
+std::string range(const Spread& s) { return num(s.min) + " / **" + num(s.median) + "** / " + num(s.max); }
+
+std::string ratio(double a, double b) { return b > 0 ? fmt(a / b, 2) + "x" : "n/a"; }
+
+json spread_json(const Spread& s) { return {{"min", s.min}, {"median", s.median}, {"max", s.max}}; }
+
+struct IndexFigures {
+  Spread seconds, docs_per_s, mb_per_s, disk_mb, rss_mb;
+  std::size_t runs = 0;
+};
+
+struct LatencyFigures {  // per kind: p50/p95/p99 over passes
+  std::map<std::string, std::array<Spread, 3>> kinds;
+  std::size_t hits = 0, queries_with_hits = 0, errors = 0, queries = 0;
+};
+
+}  // namespace
+
+void write_report(const fs::path& dir) {
+  const json machine = fs::exists(dir / "machine.json") ? read_json(dir / "machine.json") : json::object();
+  std::map<long, json> subsets;  // size -> {abstracts, text_bytes}
+  for (auto& s : read_folder(dir / "subsets")) subsets[s.at("abstracts").get<long>()] = s;
+
+  // size -> system -> figures
+  std::map<long, std::map<std::string, IndexFigures>> indexing;
+  {
+    std::map<std::pair<long, std::string>, std::vector<json>> runs;
+    for (auto& r : read_folder(dir / "index")) {
+      runs[{r.at("size").get<long>(), r.at("system").get<std::string>()}].push_back(r);
+    }
+    for (auto& [key, records] : runs) {
+      const auto& [size, system] = key;
+      const double text_mb = subsets.contains(size) ? subsets[size].at("text_bytes").get<double>() / 1e6 : 0;
+      std::vector<double> secs, dps, mbps, disk, rss;
+      for (auto& r : records) {
+        const double s = r.at("wall_seconds").get<double>();
+        secs.push_back(s);
+        dps.push_back(static_cast<double>(size) / s);
+        mbps.push_back(text_mb / s);
+        disk.push_back(r.value("disk_bytes", 0.0) / 1e6);
+        rss.push_back(r.at("max_rss_kb").get<double>() / 1024);
+      }
+      indexing[size][system] = {spread(secs), spread(dps), spread(mbps), spread(disk), spread(rss), records.size()};
+    }
+  }
+
+  std::map<long, std::map<std::string, LatencyFigures>> latency;
+  for (auto& r : read_folder(dir / "search")) {
+    LatencyFigures f;
+    std::map<std::string, std::array<std::vector<double>, 3>> values;
+    for (auto& pass : r.at("passes")) {
+      for (auto& [kind, s] : pass.items()) {
+        values[kind][0].push_back(s.at("p50_ms"));
+        values[kind][1].push_back(s.at("p95_ms"));
+        values[kind][2].push_back(s.at("p99_ms"));
+      }
+      f.queries = pass.at("all").at("queries");
+    }
+    for (auto& [kind, v] : values) f.kinds[kind] = {spread(v[0]), spread(v[1]), spread(v[2])};
+    f.hits = r.at("hits");
+    f.queries_with_hits = r.at("queries_with_hits");
+    f.errors = r.at("error_count");
+    latency[r.at("size").get<long>()][r.at("system").get<std::string>()] = f;
+  }
+
+  // tool -> query index -> run times (ms)
+  std::map<std::string, std::map<int, Spread>> e2e;
+  std::map<std::string, std::vector<double>> e2e_all;
+  std::vector<std::string> e2e_words;
+  if (fs::exists(dir / "e2e" / "words.json")) e2e_words = read_json(dir / "e2e" / "words.json");
+  if (fs::is_directory(dir / "e2e")) {
+    for (const auto& e : fs::directory_iterator(dir / "e2e")) {
+      const std::string stem = e.path().stem().string();
+      const auto dash = stem.rfind('-');
+      if (e.path().extension() != ".json" || dash == std::string::npos) continue;
+      const json h = read_json(e.path());
+      std::vector<double> ms;
+      for (double t : h.at("results").at(0).at("times")) ms.push_back(t * 1000);
+      const std::string tool = stem.substr(0, dash);
+      e2e[tool][std::stoi(stem.substr(dash + 1))] = spread(ms);
+      e2e_all[tool].insert(e2e_all[tool].end(), ms.begin(), ms.end());
+    }
+  }
+
+  json reindex = json::object();
+  for (auto& r : read_folder(dir / "reindex")) reindex = r;
+
+  // ---- results.json
+  json results{{"machine", machine}, {"subsets", json::object()}, {"indexing", json::object()},
+               {"latency", json::object()}, {"end_to_end", json::object()}, {"reindex", reindex}};
+  for (auto& [size, s] : subsets) results["subsets"][std::to_string(size)] = s;
+  for (auto& [size, systems] : indexing) {
+    for (auto& [system, f] : systems) {
+      results["indexing"][std::to_string(size)][system] = {
+          {"runs", f.runs}, {"seconds", spread_json(f.seconds)}, {"abstracts_per_s", spread_json(f.docs_per_s)},
+          {"mb_per_s", spread_json(f.mb_per_s)}, {"index_mb", spread_json(f.disk_mb)},
+          {"peak_rss_mb", spread_json(f.rss_mb)}};
+    }
+  }
+  for (auto& [size, systems] : latency) {
+    for (auto& [system, f] : systems) {
+      json j{{"hits", f.hits}, {"queries_with_hits", f.queries_with_hits}, {"errors", f.errors}};
+      for (auto& [kind, p] : f.kinds) {
+        j[kind] = {{"p50_ms", spread_json(p[0])}, {"p95_ms", spread_json(p[1])}, {"p99_ms", spread_json(p[2])}};
+      }
+      results["latency"][std::to_string(size)][system] = j;
+    }
+  }
+  for (auto& [tool, per_query] : e2e) {
+    for (auto& [qi, s] : per_query) {
+      const std::string words = qi < static_cast<int>(e2e_words.size()) ? e2e_words[qi] : std::to_string(qi);
+      results["end_to_end"][tool][words] = spread_json(s);
+    }
+    results["end_to_end"][tool]["all"] = spread_json(spread(e2e_all[tool]));
+  }
+  std::ofstream(dir / "results.json") << results.dump(2) << '\n';
+
+  // ---- report.md
+  std::ostringstream md;
+  md << "Cells with three numbers are min / **median** / max over the repeated runs; ratios use medians.\n\n";
+  md << "### Indexing\n\n";
+  md << "Each indexer runs as a child process; time is process start to exit (commit included), memory is its "
+        "peak resident set (`ru_maxrss`), size is the disk usage of the index (`du`). MB/s counts the title and "
+        "text bytes of the input.\n\n";
+  md << "| abstracts | system | runs | time (s) | abstracts/s | MB/s | index (MB) | peak memory (MB) |\n";
+  md << "|---:|---|---:|---|---|---:|---:|---:|\n";
+  for (auto& [size, systems] : indexing) {
+    for (auto& [key, name] : kSystems) {
+      if (!systems.contains(key)) continue;
+      const auto& f = systems[key];
+      md << "| " << size << " | " << name << " | " << f.runs << " | " << range(f.seconds) << " | "
+         << range(f.docs_per_s) << " | " << num(f.mb_per_s.median) << " | " << num(f.disk_mb.median) << " | "
+         << num(f.rss_mb.max) << " |\n";
+    }
+  }
+  md << "\nRatios of the engine to each peer (throughput: higher is better for the engine; size and memory: "
+        "lower is better):\n\n";
+  md << "| abstracts | engine | vs | throughput | index size | peak memory |\n|---:|---|---|---:|---:|---:|\n";
+  for (auto& [size, systems] : indexing) {
+    for (const std::string engine : {"engine", "engine-cli"}) {
+      for (const std::string peer : {"xapian", "fts5"}) {
+        if (!systems.contains(engine) || !systems.contains(peer)) continue;
+        const auto &e = systems[engine], &p = systems[peer];
+        md << "| " << size << " | " << display(engine) << " | " << display(peer) << " | "
+           << ratio(e.docs_per_s.median, p.docs_per_s.median) << " | " << ratio(e.disk_mb.median, p.disk_mb.median)
+           << " | " << ratio(e.rss_mb.max, p.rss_mb.max) << " |\n";
+      }
+    }
+  }
+  if (!reindex.empty()) {
+    const long size = reindex.at("size").get<long>();
+    const double full = indexing[size]["engine-cli"].seconds.median;
+    md << "\nRe-running `abstracts index` on the unchanged " << size << "-abstract corpus: "
+       << fmt(reindex.at("wall_seconds").get<double>(), 3) << " s, " << fmt(100 * reindex.at("wall_seconds").get<double>() / full, 1)
+       << "% of the full build (median " << num(full) << " s).\n";
+  }
+
+  md << "\n### Query latency\n\n";
+  md << "One process per system opens the index, runs every query once to warm up, then times each query "
+        "(parse, rank top 10, snippets for the 10 hits) in " << "repeated passes; p50/p95/p99 are per pass.\n\n";
+  for (auto& [size, systems] : latency) {
+    md << "**" << size << " abstracts** (milliseconds)\n\n";
+    md << "| system | all p50 | all p95 | all p99 | keyword p50 / p99 | phrase p50 / p99 | boolean p50 / p99 | "
+          "queries with hits | errors |\n|---|---|---|---|---|---|---|---:|---:|\n";
+    for (auto& [key, name] : kSystems) {
+      if (!systems.contains(key)) continue;
+      auto& f = systems[key];
+      auto kind = [&](const char* k) {
+        return f.kinds.contains(k) ? fmt(f.kinds[k][0].median, 3) + " / " + fmt(f.kinds[k][2].median, 3) : "";
+      };
+      md << "| " << name << " | " << range(f.kinds["all"][0]) << " | " << range(f.kinds["all"][1]) << " | "
+         << range(f.kinds["all"][2]) << " | " << kind("keyword") << " | " << kind("phrase") << " | "
+         << kind("boolean") << " | " << f.queries_with_hits << " / " << f.queries << " | " << f.errors << " |\n";
+    }
+    md << "\n| engine vs | p50 ratio | p95 ratio | p99 ratio | peer p99 ÷ engine p99 |\n|---|---:|---:|---:|---:|\n";
+    for (const std::string peer : {"xapian", "fts5"}) {
+      if (!systems.contains("engine") || !systems.contains(peer)) continue;
+      auto &e = systems["engine"].kinds["all"], &p = systems[peer].kinds["all"];
+      md << "| " << display(peer) << " | " << ratio(e[0].median, p[0].median) << " | "
+         << ratio(e[1].median, p[1].median) << " | " << ratio(e[2].median, p[2].median) << " | "
+         << ratio(p[2].median, e[2].median) << " |\n";
+    }
+    md << "\n";
+  }
+
+  if (!e2e.empty()) {
+    md << "### End-to-end search of the bundled corpus\n\n";
+    md << "Process start to exit, output to a pipe, measured by `hyperfine -N` (milliseconds):\n\n";
+    md << "| words |";
+    for (auto& [key, name] : kTools) {
+      if (e2e.contains(key)) md << " " << name << " |";
+    }
+    md << " abstracts ÷ rg | abstracts ÷ quest |\n|---|";
+    for (auto& [key, name] : kTools) {
+      if (e2e.contains(key)) md << "---|";
+    }
+    md << "---:|---:|\n";
+    const std::size_t nq = e2e.begin()->second.size();
+    for (std::size_t qi = 0; qi <= nq; ++qi) {
+      const bool all = qi == nq;
+      md << "| " << (all ? std::string("all runs") : qi < e2e_words.size() ? "`" + e2e_words[qi] + "`" : "") << " |";
+      std::map<std::string, double> med;
+      for (auto& [key, name] : kTools) {
+        if (!e2e.contains(key)) continue;
+        const Spread s = all ? spread(e2e_all[key]) : e2e[key][static_cast<int>(qi)];
+        med[key] = s.median;
+        md << " " << range(s) << " |";
+      }
+      md << " " << ratio(med["abstracts"], med["rg"]) << " | " << ratio(med["abstracts"], med["quest"]) << " |\n";
+    }
+    md << "\n";
+  }
+
+  // ---- targets (issue 6) at the largest size
+  md << "### Targets (issue 6)\n\n| target | measured | met |\n|---|---|---|\n";
+  auto row = [&](const std::string& target, const std::string& measured, bool met) {
+    md << "| " << target << " | " << measured << " | " << (met ? "met" : "**not met**") << " |\n";
+  };
+  if (!indexing.empty()) {
+    const long size = indexing.rbegin()->first;
+    auto& sys = indexing.rbegin()->second;
+    for (const std::string engine : {"engine", "engine-cli"}) {
+      if (!sys.contains(engine) || !sys.contains("xapian")) continue;
+      const double r = sys[engine].docs_per_s.median / sys["xapian"].docs_per_s.median;
+      row("Indexing " + std::to_string(size) + ": >= 4x plain Xapian's throughput (" + display(engine) + ")",
+          num(sys[engine].docs_per_s.median) + " vs " + num(sys["xapian"].docs_per_s.median) + " abstracts/s = " +
+              fmt(r, 2) + "x; vs SQLite FTS5 " + ratio(sys[engine].docs_per_s.median, sys["fts5"].docs_per_s.median),
+          r >= 4);
+    }
+    if (sys.contains("engine") && sys.contains("fts5")) {
+      const double r = sys["engine"].disk_mb.median / sys["fts5"].disk_mb.median;
+      row("Index size <= 1.2x SQLite FTS5's", num(sys["engine"].disk_mb.median) + " vs " +
+          num(sys["fts5"].disk_mb.median) + " MB = " + fmt(r, 2) + "x", r <= 1.2);
+    }
+    if (sys.contains("engine") && indexing.size() > 1) {
+      const auto& first = indexing.begin()->second;
+      if (first.contains("engine")) {
+        const double a = first.at("engine").rss_mb.max, b = sys["engine"].rss_mb.max;
+        const double growth = b / a, corpus_growth = static_cast<double>(size) / indexing.begin()->first;
+        row("Peak indexing memory bounded as the corpus grows", num(a) + " MB at " +
+            std::to_string(indexing.begin()->first) + ", " + num(b) + " MB at " + std::to_string(size) + " (" +
+            fmt(growth, 1) + "x for " + fmt(corpus_growth, 1) + "x the abstracts)", growth < 1.5);
+      }
+    }
+  }
+  if (!latency.empty()) {
+    auto& sys = latency.rbegin()->second;
+    const std::string at = " at " + std::to_string(latency.rbegin()->first);
+    if (sys.contains("engine")) {
+      auto& e = sys["engine"].kinds["all"];
+      row("Query p50 <= 1 ms" + at, fmt(e[0].median, 3) + " ms", e[0].median <= 1);
+      row("Query p99 <= 10 ms" + at, fmt(e[2].median, 3) + " ms", e[2].median <= 10);
+      if (sys.contains("fts5")) {
+        const double r = sys["fts5"].kinds["all"][2].median / e[2].median;
+        row("Query p99 >= 3x faster than SQLite FTS5" + at,
+            fmt(sys["fts5"].kinds["all"][2].median, 3) + " vs " + fmt(e[2].median, 3) + " ms = " + fmt(r, 2) + "x", r >= 3);
+      }
+    }
+  }
+  if (e2e.contains("abstracts")) {
+    const double a = spread(e2e_all["abstracts"]).median;
+    if (e2e.contains("rg")) {
+      const double r = spread(e2e_all["rg"]).median;
+      row("End-to-end search faster than ripgrep", fmt(a, 2) + " vs " + fmt(r, 2) + " ms (median of all runs)", a < r);
+    }
+    if (e2e.contains("quest")) {
+      const double q = spread(e2e_all["quest"]).median;
+      row("End-to-end search within 1.5x of quest", fmt(a, 2) + " vs " + fmt(q, 2) + " ms = " + fmt(a / q, 2) + "x",
+          a <= 1.5 * q);
+    }
+  }
+  if (!reindex.empty()) {
+    const long size = reindex.at("size").get<long>();
+    const double pct = 100 * reindex.at("wall_seconds").get<double>() / indexing[size]["engine-cli"].seconds.median;
+    row("Re-index of the unchanged " + std::to_string(size) + " corpus < 5% of the full build", fmt(pct, 1) + "%", pct < 5);
+  }
+  std::ofstream(dir / "report.md") << md.str();
+
+  // ---- plot data: one row per size, median per system ("?" where missing)
+  std::ofstream idx(dir / "indexing.dat");
+  idx << "abstracts";
+  for (auto& [key, name] : kSystems) idx << " \"" << name << "\"";
+  idx << "\n";
+  for (auto& [size, systems] : indexing) {
+    idx << size;
+    for (auto& [key, name] : kSystems) idx << ' ' << (systems.contains(key) ? fmt(systems[key].seconds.median, 3) : "?");
+    idx << '\n';
+  }
+  std::ofstream lat(dir / "latency.dat");
+  lat << "# abstracts, then p50 and p99 (ms) per system:";
+  for (auto& [key, name] : kSystems) {
+    if (key != "engine-cli") lat << " \"" << name << "\"";
+  }
+  lat << "\n";
+  for (auto& [size, systems] : latency) {
+    lat << size;
+    for (auto& [key, name] : kSystems) {
+      if (key == "engine-cli") continue;
+      if (systems.contains(key)) {
+        lat << ' ' << fmt(systems[key].kinds["all"][0].median, 4) << ' ' << fmt(systems[key].kinds["all"][2].median, 4);
+      } else {
+        lat << " ? ?";
+      }
+    }
+    lat << '\n';
+  }
+}
+
+}  // namespace abstracts::speed
