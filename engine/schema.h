@@ -14,7 +14,7 @@ namespace abstracts::schema {
 
 // Bumped whenever analysis or layout changes, so an old index is rebuilt
 // instead of silently answering with drifted terms.
-inline constexpr std::string_view kSchemaVersion = "2";
+inline constexpr std::string_view kSchemaVersion = "3";
 inline constexpr std::string_view kSchemaKey = "abstracts:schema";
 
 // Body text: unprefixed, stemmed terms with positions (phrases match inflections).
@@ -25,10 +25,14 @@ inline constexpr std::string_view kVenuePrefix = "XV";  // XV<venue, case-folded
 inline constexpr std::string_view kYearPrefix = "XY";   // XY<year>
 inline constexpr std::string_view kSourcePrefix = "XS"; // XS<file name, case-folded>
 inline constexpr std::string_view kFilePrefix = "XF";   // XF<hash of absolute path>
-// XD<short form as written>\x1f<long form, lower case>: an acronym definition
-// found in the abstract (engine/analysis/acronyms.h); its term frequency counts
-// the abstracts that make it.
+// XD<short form's term>\x1f<short form as written>\x1f<long form, lower case>: an
+// acronym definition found in the abstract (engine/analysis/acronyms.h); its term
+// frequency counts the abstracts that make it, and a query finds an acronym's
+// definitions with one prefix scan.
 inline constexpr std::string_view kAcronymPrefix = "XD";
+// XL<long form's terms, space-separated>\x1f<short form's term>: the same
+// definition, found from the long form.
+inline constexpr std::string_view kLongFormPrefix = "XL";
 inline constexpr char kAcronymSeparator = '\x1f';
 
 inline constexpr Xapian::valueno kYearSlot = 0;

@@ -53,12 +53,27 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text,
     doc.add_boolean_term(file_term(a.source));
   }
   for (const auto& d : analysis::find_acronym_definitions(a.text)) {
-    std::string term(kAcronymPrefix);
-    term += d.short_form;
-    term += kAcronymSeparator;
-    for (char c : d.long_form) term += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    auto sf = analyzer.terms(d.short_form);
+    auto lf = analyzer.terms(d.long_form);
+    if (sf.size() != 1 || lf.empty()) continue;  // "RA-FFN" is no single word to expand
+    std::string by_short(kAcronymPrefix);
+    by_short += sf[0];
+    by_short += kAcronymSeparator;
+    by_short += d.short_form;
+    by_short += kAcronymSeparator;
+    for (char c : d.long_form) by_short += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    std::string by_long(kLongFormPrefix);
+    for (std::size_t i = 0; i < lf.size(); ++i) {
+      if (i > 0) by_long += ' ';
+      by_long += lf[i];
+    }
+    by_long += kAcronymSeparator;
+    by_long += sf[0];
     // Xapian terms hold at most 245 bytes; a longer "definition" is noise anyway.
-    if (term.size() <= 200) doc.add_boolean_term(term);
+    if (by_short.size() <= 200 && by_long.size() <= 200) {
+      doc.add_boolean_term(by_short);
+      doc.add_boolean_term(by_long);
+    }
   }
   doc.set_data(encode(a));
   return doc;

@@ -13,7 +13,7 @@
 
 namespace abstracts::query {
 
-class AcronymTable;
+class AcronymSource;
 
 // What the parser may consult besides the analyzer.
 struct ParserContext {
@@ -21,7 +21,7 @@ struct ParserContext {
   // Xapian's lazy OP_WILDCARD (which fails at search time past the bound).
   const Xapian::Database* db = nullptr;
   // Learned acronyms to expand; none if null.
-  const AcronymTable* acronyms = nullptr;
+  const AcronymSource* acronyms = nullptr;
   // A wildcard matching more words than this is an error, not a silent cut.
   std::size_t max_wildcard_terms = 200;
 };

@@ -1,5 +1,7 @@
 #include "engine/analysis/analyzer.h"
 
+#include <cctype>
+
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
@@ -161,6 +163,16 @@ std::vector<Token> Analyzer::tokenize(std::string_view text, std::string_view in
       break;
     }
     ++position;
+    if (!initials.empty()) {
+      // A word starting with an ASCII letter or digit that no wanted term starts
+      // with is only a position: no folding, no stemming, no term.
+      auto first = static_cast<unsigned char>(word[0]);
+      if (first < 0x80 && initials.find(static_cast<char>(std::tolower(first))) == std::string_view::npos) {
+        tokens.push_back(Token{std::string(), static_cast<std::size_t>(start),
+                               static_cast<std::size_t>(end), position});
+        continue;
+      }
+    }
     std::string term = fold(word);
     if (initials.empty() || (!term.empty() && initials.find(term[0]) != std::string_view::npos)) {
       term = stem(term);

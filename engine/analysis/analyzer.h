@@ -37,7 +37,8 @@ class Analyzer {
   std::vector<Token> tokenize(std::string_view text) const;
 
   // As tokenize(), but only words whose folded form starts with one of the bytes
-  // in `initials` are stemmed; the others keep their folded form as the term.
+  // in `initials` get their term; the others keep their folded form, or an empty
+  // term when their first letter is ASCII (no folding needed to rule them out).
   // Stemming never changes a word's first letter, so a caller that only looks
   // for terms starting with those bytes (snippets) gets the same matches, faster.
   std::vector<Token> tokenize(std::string_view text, std::string_view initials) const;

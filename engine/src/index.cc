@@ -72,24 +72,6 @@ struct Index::Impl {
     return h;
   }
 
-  // The acronym table of the revision it was built from (guarded by `mutex`).
-  std::shared_ptr<const query::AcronymTable> acronyms;
-  Xapian::rev acronyms_revision = 0;
-
-  std::shared_ptr<const query::AcronymTable> acronym_table(const Xapian::Database& db,
-                                                           const analysis::Analyzer& analyzer) {
-    Xapian::rev revision = db.get_revision();
-    {
-      std::lock_guard lock(mutex);
-      if (acronyms && acronyms_revision == revision) return acronyms;
-    }
-    auto table = std::make_shared<const query::AcronymTable>(query::AcronymTable::load(db, analyzer));
-    std::lock_guard lock(mutex);
-    acronyms = table;
-    acronyms_revision = revision;
-    return table;
-  }
-
   class Lease {
    public:
     explicit Lease(Impl& impl) : impl_(impl) {
@@ -351,11 +333,8 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
   return impl_->with_db([&](Xapian::Database& db) {
     query::ParserContext context;
     context.db = &db;
-    std::shared_ptr<const query::AcronymTable> acronyms;
-    if (options.expand_acronyms) {
-      acronyms = impl_->acronym_table(db, analyzer);
-      context.acronyms = acronyms.get();
-    }
+    query::AcronymLookup acronyms(db, analyzer);
+    if (options.expand_acronyms) context.acronyms = &acronyms;
     query::Parser parser(analyzer, context);
     const bool plain = options.syntax == QuerySyntax::kPlainText;
     SearchResults results;
@@ -396,9 +375,9 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
 
 std::vector<AcronymEntry> Index::acronyms() const {
   return impl_->with_db([&](Xapian::Database& db) {
-    auto table = impl_->acronym_table(db, thread_analyzer());
+    auto table = query::AcronymTable::load(db, thread_analyzer());
     std::vector<AcronymEntry> out;
-    for (const auto& [term, a] : table->all()) {
+    for (const auto& [term, a] : table.all()) {
       for (const auto& lf : a.long_forms) out.push_back({a.surface, lf.surface, lf.count, lf.used});
     }
     return out;
