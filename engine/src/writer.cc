@@ -344,6 +344,17 @@ struct Writer::Impl {
     }
     BatchQueue queue(threads * kQueuedBatchesPerWorker);
     std::vector<std::thread> pool;
+    // Whatever leaves this function, the workers are told to stop and joined.
+    struct Join {
+      BatchQueue& queue;
+      std::vector<std::thread>& pool;
+      ~Join() {
+        queue.close();
+        for (auto& t : pool) {
+          if (t.joinable()) t.join();
+        }
+      }
+    } join{queue, pool};
     for (auto& w : workers) pool.emplace_back([&queue, &w] { w->run(queue); });
 
     // Read every file on this thread, handing batches to the workers.
@@ -399,7 +410,6 @@ struct Writer::Impl {
     }
     queue.close();
     for (auto& t : pool) t.join();
-    if (reading_error) std::rethrow_exception(reading_error);
     for (auto& w : workers) {
       if (w->error()) std::rethrow_exception(w->error());
     }
@@ -428,6 +438,9 @@ struct Writer::Impl {
       db = fresh;
       layout::remove_stale(dir);
     });
+    // Without on_error, the first bad file stops the build; the files before it
+    // are in the index, as when indexing file by file.
+    if (reading_error) std::rethrow_exception(reading_error);
   }
 
   // The same id more than once (the same text twice, or a repeated "_id"): keep
