@@ -5,6 +5,16 @@
 
 namespace abstracts::cli {
 
+void add_result_options(CLI::App& cmd, SearchOptions& options, bool& json) {
+  cmd.add_option("-n,--limit", options.limit, "Show at most this many hits")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  cmd.add_option("--offset", options.offset, "Skip this many of the best hits")->capture_default_str();
+  cmd.add_flag("--json", json, "Print JSON Lines, one object per hit");
+  cmd.add_flag("--explain", options.explain,
+               "Say how the query was understood (on stderr) and why each hit scored as it did");
+}
+
 void add_search_command(CLI::App& app, Context& ctx, int& status) {
   struct Args {
     std::vector<std::string> words;
@@ -16,13 +26,7 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("search", "Search the index; see docs/query-language.md");
   cmd->add_option("query", args->words, "The query (several arguments are joined with spaces)")->required();
-  cmd->add_option("-n,--limit", args->options.limit, "Show at most this many hits")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
-  cmd->add_option("--offset", args->options.offset, "Skip this many of the best hits")->capture_default_str();
-  cmd->add_flag("--json", args->json, "Print JSON Lines, one object per hit");
-  cmd->add_flag("--explain", args->options.explain,
-                "Say how the query was understood (on stderr) and why each hit scored as it did");
+  add_result_options(*cmd, args->options, args->json);
   cmd->add_flag("--no-correct", args->no_correct,
                 "Do not search for a spelling correction when the query finds nothing");
   cmd->add_flag("--no-acronyms", args->no_acronyms, "Do not expand learned acronyms");

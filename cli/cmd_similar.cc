@@ -14,12 +14,7 @@ void add_similar_command(CLI::App& app, Context& ctx, int& status) {
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("similar", "Find abstracts like the given ones (which are left out)");
   cmd->add_option("ids", args->ids, "Ids, as printed by search")->required();
-  cmd->add_option("-n,--limit", args->options.limit, "Show at most this many hits")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
-  cmd->add_option("--offset", args->options.offset, "Skip this many of the best hits")->capture_default_str();
-  cmd->add_flag("--json", args->json, "Print JSON Lines, one object per hit");
-  cmd->add_flag("--explain", args->options.explain, "Say which terms the similarity uses (on stderr)");
+  add_result_options(*cmd, args->options, args->json);
   cmd->fallthrough();
   cmd->callback([&ctx, &status, args] {
     Index index = ctx.open_index();

@@ -9,6 +9,9 @@
 
 namespace abstracts::cli {
 
+// The options `search` and `similar` share: --limit, --offset, --json, --explain.
+void add_result_options(CLI::App& cmd, SearchOptions& options, bool& json);
+
 void add_acronyms_command(CLI::App& app, Context& ctx, int& status);
 void add_index_command(CLI::App& app, Context& ctx, int& status);
 void add_search_command(CLI::App& app, Context& ctx, int& status);

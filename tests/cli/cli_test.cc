@@ -29,7 +29,6 @@
 #include "abstracts/writer.h"
 #include "tests/support/test_support.h"
 
-extern char** environ;
 
 namespace abstracts::testing {
 namespace {
@@ -229,29 +228,7 @@ RunResult run_on_terminal(const std::vector<std::string>& args, const Env& env) 
     ADD_FAILURE() << "openpty failed: " << std::strerror(errno);
     return {};
   }
-  Env merged;
-  for (char** e = environ; *e != nullptr; ++e) {
-    std::string kv = *e;
-    auto eq = kv.find('=');
-    if (eq != std::string::npos) merged[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
-  for (const auto& [k, v] : env) {
-    if (v == kUnset) {
-      merged.erase(k);
-    } else {
-      merged[k] = v;
-    }
-  }
-  std::vector<std::string> env_strings;
-  for (const auto& [k, v] : merged) env_strings.push_back(k + "=" + v);
-  std::vector<char*> envp;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argv_strings{ABSTRACTS_BIN};
-  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& s : argv_strings) argv.push_back(s.data());
-  argv.push_back(nullptr);
+  SpawnArgs spawn_args(ABSTRACTS_BIN, args, env);
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -262,7 +239,7 @@ RunResult run_on_terminal(const std::vector<std::string>& args, const Env& env) 
   posix_spawn_file_actions_addclose(&actions, slave);
   posix_spawn_file_actions_addchdir_np(&actions, kRoot.c_str());
   pid_t pid;
-  int rc = posix_spawn(&pid, ABSTRACTS_BIN, &actions, nullptr, argv.data(), envp.data());
+  int rc = posix_spawn(&pid, ABSTRACTS_BIN, &actions, nullptr, spawn_args.argv(), spawn_args.envp());
   posix_spawn_file_actions_destroy(&actions);
   close(slave);
   RunResult result;

@@ -42,9 +42,8 @@ void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOC
 
 }  // namespace
 
-RunResult run(const std::string& program, const std::vector<std::string>& args,
-              const std::map<std::string, std::string>& env,
-              const std::filesystem::path& cwd, const std::string& input) {
+SpawnArgs::SpawnArgs(const std::string& program, const std::vector<std::string>& args,
+                     const std::map<std::string, std::string>& env) {
   std::map<std::string, std::string> merged;
   for (char** e = environ; *e != nullptr; ++e) {
     std::string kv = *e;
@@ -58,18 +57,19 @@ RunResult run(const std::string& program, const std::vector<std::string>& args,
       merged[k] = v;
     }
   }
-  std::vector<std::string> env_strings;
-  for (const auto& [k, v] : merged) env_strings.push_back(k + "=" + v);
-  std::vector<char*> envp;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
+  for (const auto& [k, v] : merged) env_strings_.push_back(k + "=" + v);
+  for (auto& s : env_strings_) envp_.push_back(s.data());
+  envp_.push_back(nullptr);
+  argv_strings_.push_back(program);
+  argv_strings_.insert(argv_strings_.end(), args.begin(), args.end());
+  for (auto& s : argv_strings_) argv_.push_back(s.data());
+  argv_.push_back(nullptr);
+}
 
-  std::vector<std::string> argv_strings{program};
-  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& s : argv_strings) argv.push_back(s.data());
-  argv.push_back(nullptr);
-
+RunResult run(const std::string& program, const std::vector<std::string>& args,
+              const std::map<std::string, std::string>& env,
+              const std::filesystem::path& cwd, const std::string& input) {
+  SpawnArgs spawn_args(program, args, env);
   int in_pipe[2], out_pipe[2], err_pipe[2];
   if (pipe(in_pipe) != 0 || pipe(out_pipe) != 0 || pipe(err_pipe) != 0) {
     throw std::runtime_error("pipe failed");
@@ -85,7 +85,7 @@ RunResult run(const std::string& program, const std::vector<std::string>& args,
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
 
   pid_t pid;
-  int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), envp.data());
+  int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, spawn_args.argv(), spawn_args.envp());
   posix_spawn_file_actions_destroy(&actions);
   close(in_pipe[0]);
   close(out_pipe[1]);

@@ -24,6 +24,21 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// The argv and envp arrays posix_spawn takes: `program` and `args`, and the
+// environment of this process changed by `env` (a value of kUnset removes the
+// variable). The arrays point into the object: keep it alive across the spawn.
+class SpawnArgs {
+ public:
+  SpawnArgs(const std::string& program, const std::vector<std::string>& args,
+            const std::map<std::string, std::string>& env);
+  char** argv() { return argv_.data(); }
+  char** envp() { return envp_.data(); }
+
+ private:
+  std::vector<std::string> argv_strings_, env_strings_;
+  std::vector<char*> argv_, envp_;
+};
+
 struct RunResult {
   int status = -1;  // exit status; 128 + signal if killed by a signal
   std::string out;
