@@ -1,6 +1,7 @@
 #include "bench/relevance/engine_run.h"
 
 #include <chrono>
+#include <cctype>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -47,6 +48,33 @@ RankingOptions ranking_from_env() {
   return r;
 }
 
+// $ABSTRACTS_DEFAULT_OPERATOR=AND: the experiment behind the query language's
+// default operator. Each query's words, stripped of punctuation, are joined with
+// AND and searched with the query language, instead of as plain text (OR).
+bool words_joined_with_and() {
+  const char* op = std::getenv("ABSTRACTS_DEFAULT_OPERATOR");
+  return op != nullptr && std::string(op) == "AND";
+}
+
+std::string join_with_and(const std::string& text) {
+  std::string out, word;
+  auto flush = [&] {
+    if (word.empty()) return;
+    if (!out.empty()) out += " AND ";
+    out += word;
+    word.clear();
+  };
+  for (char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80) {
+      word += c;
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return out;
+}
+
 }  // namespace
 
 Run run_engine(const Collection& collection) {
@@ -70,12 +98,19 @@ Run run_engine(const Collection& collection) {
   options.snippets = false;
   options.syntax = QuerySyntax::kPlainText;
   options.ranking = ranking_from_env();
+  const bool and_mode = words_joined_with_and();
+  if (and_mode) {
+    options.syntax = QuerySyntax::kQueryLanguage;
+    options.correct_spelling = false;  // measure AND itself, not a rescue of it
+    run.notes.push_back("words joined with AND ($ABSTRACTS_DEFAULT_OPERATOR=AND)");
+  }
   std::unordered_set<std::string> unknown;
   start = std::chrono::steady_clock::now();
   for (const auto& query : collection.queries) {
     Ranking& ranking = run.rankings[query.id];
     try {
-      SearchResults results = index.search(query.text, options);
+      SearchResults results = and_mode ? index.search(join_with_and(query.text), options)
+                                       : index.search(query.text, options);
       ranking.reserve(results.hits.size());
       for (auto& hit : results.hits) ranking.push_back(std::move(hit.abstract.id));
     } catch (const QueryError& e) {
