@@ -28,8 +28,10 @@ namespace fs = std::filesystem;
 namespace {
 
 // A bulk build's shard commits every this many abstracts: Xapian's write path
-// slows down as its in-memory batch grows, and memory stays bounded.
-constexpr Xapian::doccount kShardCommitEvery = 2000;
+// slows down as its in-memory batch grows, and memory stays bounded. Measured on
+// 30k arXiv abstracts (2 cores): 250 -> 9.1 s, 500 -> 8.6 s (35 MB peak),
+// 1000 -> 8.8 s, 2000 -> 9.2 s (87 MB), 5000 -> 11.0 s (187 MB).
+constexpr Xapian::doccount kShardCommitEvery = 500;
 // Abstracts handed to a worker at a time, and batches queued at most per worker.
 constexpr std::size_t kBatchSize = 256;
 constexpr std::size_t kQueuedBatchesPerWorker = 4;
