@@ -22,6 +22,10 @@ namespace abstracts::layout {
 // True if `dir` holds an index (its stub file exists).
 bool has_index(const std::filesystem::path& dir);
 
+// Throws CorruptIndex (with a hint to rebuild) if `dir` holds a glass database
+// directly: the layout of abstracts before generations.
+void reject_flat_layout(const std::filesystem::path& dir);
+
 // The current generation's directory. Throws IndexNotFound if there is none.
 std::filesystem::path current_generation(const std::filesystem::path& dir);
 

@@ -3,6 +3,7 @@
 #ifndef ABSTRACTS_ENGINE_SCHEMA_H_
 #define ABSTRACTS_ENGINE_SCHEMA_H_
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -39,6 +40,10 @@ inline constexpr Xapian::valueno kYearSlot = 0;
 
 // Metadata key under which a source file's state is kept ("file:" + absolute path).
 inline constexpr std::string_view kFileKeyPrefix = "file:";
+
+// Throws CorruptIndex (with a hint to rebuild) unless `db`, the index in `dir`,
+// was written with kSchemaVersion.
+void require_version(const Xapian::Database& db, const std::filesystem::path& dir);
 
 // True for terms that hold searchable words (not field or boolean terms).
 inline bool is_word_term(std::string_view term) {

@@ -33,20 +33,13 @@ const analysis::Analyzer& thread_analyzer() {
 }
 
 Xapian::Database open_database(const fs::path& dir) {
-  std::error_code ec;
-  if (fs::exists(dir / "iamglass", ec)) {  // the layout before generations
-    throw CorruptIndex("the index at " + dir.string() + " was written by an older version of abstracts",
-                       "delete " + dir.string() + " and run `abstracts index` to rebuild it");
-  }
+  layout::reject_flat_layout(dir);
   if (!layout::has_index(dir)) {
     throw IndexNotFound("no index at " + dir.string(),
                         "create it with `abstracts index --index " + dir.string() + " [PATH...]`");
   }
   Xapian::Database db(dir.string());  // through the stub, the current generation
-  if (db.get_metadata(std::string(schema::kSchemaKey)) != schema::kSchemaVersion) {
-    throw CorruptIndex("the index at " + dir.string() + " was written by another version of abstracts",
-                       "delete " + dir.string() + " and run `abstracts index` to rebuild it");
-  }
+  schema::require_version(db, dir);
   return db;
 }
 
@@ -205,7 +198,6 @@ class ExpandWords : public Xapian::ExpandDecider {
   }
 };
 
-
 // The query as ranked: with a title boost and pseudo-relevance feedback when the
 // options ask for them. The set of matches only grows for plain text (where
 // everything is ORed anyway); query-language matches stay as the user wrote them.
@@ -338,11 +330,11 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
     query::Parser parser(analyzer, context);
     const bool plain = options.syntax == QuerySyntax::kPlainText;
     SearchResults results;
-    auto run = [&](std::string_view q) {
-      results.expansions.clear();
-      auto* notes = options.explain ? &results.expansions : nullptr;
-      Xapian::Query query = plain ? parser.parse_plain(q, notes) : parser.parse(q, notes);
-      query = rank(db, query, plain, options.ranking, notes);
+    // Runs `q`; its expansion notes go to `notes` (for --explain).
+    auto run = [&](std::string_view q, std::vector<std::string>& notes) {
+      auto* keep = options.explain ? &notes : nullptr;
+      Xapian::Query query = plain ? parser.parse_plain(q, keep) : parser.parse(q, keep);
+      query = rank(db, query, plain, options.ranking, keep);
       Xapian::Enquire enquire(db);
       enquire.set_query(query);
       enquire.set_weighting_scheme(bm25(options.ranking));
@@ -350,13 +342,15 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
                                            static_cast<Xapian::doccount>(options.limit));
       return std::pair{query, mset};
     };
-    auto [query, mset] = run(text);
+    auto [query, mset] = run(text, results.expansions);
     if (!plain) results.suggestion = query::correct_query(db, text, analyzer);
     if (mset.empty() && options.correct_spelling && !results.suggestion.empty()) {
-      auto [corrected_query, corrected_mset] = run(results.suggestion);
+      std::vector<std::string> notes;
+      auto [corrected_query, corrected_mset] = run(results.suggestion, notes);
       if (!corrected_mset.empty()) {
         query = corrected_query;
         mset = corrected_mset;
+        results.expansions = std::move(notes);  // explain the query whose hits are shown
         results.corrected = true;
       }
     }

@@ -45,6 +45,13 @@ bool has_index(const fs::path& dir) {
   return fs::is_regular_file(dir / kStub, ec);
 }
 
+void reject_flat_layout(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::exists(dir / "iamglass", ec)) return;
+  throw CorruptIndex("the index at " + dir.string() + " was written by an older version of abstracts",
+                     "delete " + dir.string() + " and run `abstracts index` to rebuild it");
+}
+
 fs::path current_generation(const fs::path& dir) {
   std::string name = read_stub(dir);
   if (name.empty()) {

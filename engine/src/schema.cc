@@ -6,6 +6,8 @@
 
 #include <xxhash.h>
 
+#include "abstracts/error.h"
+
 namespace abstracts::schema {
 namespace {
 
@@ -34,6 +36,12 @@ T to_number(std::string_view s) {
 }
 
 }  // namespace
+
+void require_version(const Xapian::Database& db, const std::filesystem::path& dir) {
+  if (db.get_metadata(std::string(kSchemaKey)) == kSchemaVersion) return;
+  throw CorruptIndex("the index at " + dir.string() + " was written by another version of abstracts",
+                     "delete " + dir.string() + " and run `abstracts index` to rebuild it");
+}
 
 std::string file_term(std::string_view absolute_path) {
   char hex[17];

@@ -509,10 +509,7 @@ Writer Writer::open(const fs::path& dir) {
   impl->lock = std::make_unique<layout::WriterLock>(dir);
   return xapian_try(dir, [&] {
     if (!layout::has_index(dir)) {
-      if (fs::exists(dir / "iamglass", ec)) {
-        throw CorruptIndex("the index at " + dir.string() + " was written by another version of abstracts",
-                           "delete " + dir.string() + " and run `abstracts index` to rebuild it");
-      }
+      layout::reject_flat_layout(dir);
       const fs::path first = layout::next_generation(dir);
       Xapian::WritableDatabase created(first.string(), Xapian::DB_CREATE_OR_OPEN | Xapian::DB_BACKEND_GLASS);
       created.set_metadata(std::string(schema::kSchemaKey), std::string(schema::kSchemaVersion));
@@ -521,10 +518,7 @@ Writer Writer::open(const fs::path& dir) {
     }
     layout::remove_stale(dir);  // what a crashed bulk build left
     impl->db = Xapian::WritableDatabase(layout::current_generation(dir).string(), Xapian::DB_OPEN);
-    if (impl->db.get_metadata(std::string(schema::kSchemaKey)) != schema::kSchemaVersion) {
-      throw CorruptIndex("the index at " + dir.string() + " was written by another version of abstracts",
-                         "delete " + dir.string() + " and run `abstracts index` to rebuild it");
-    }
+    schema::require_version(impl->db, dir);
     return Writer(std::move(impl));
   });
 }
