@@ -15,10 +15,11 @@ namespace abstracts::schema {
 
 // Bumped whenever analysis or layout changes, so an old index is rebuilt
 // instead of silently answering with drifted terms.
-inline constexpr std::string_view kSchemaVersion = "3";
+inline constexpr std::string_view kSchemaVersion = "4";
 inline constexpr std::string_view kSchemaKey = "abstracts:schema";
 
-// Body text: unprefixed, stemmed terms with positions (phrases match inflections).
+// Body text: unprefixed, stemmed terms with positions (phrases match inflections),
+// stop words left out (analysis/stop_words.h); a title word's wdf counts it 3 times.
 // Boolean and field terms (Xapian's convention: upper-case prefixes):
 inline constexpr std::string_view kIdPrefix = "Q";      // Q<id>, unique
 inline constexpr std::string_view kTitlePrefix = "S";   // S<term> for words of the title

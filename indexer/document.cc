@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "engine/analysis/acronyms.h"
+#include "engine/analysis/stop_words.h"
 #include "engine/schema.h"
 
 namespace abstracts::indexer {
@@ -11,6 +12,11 @@ namespace {
 // Positions of the text start this far after a separate title, so a phrase
 // never spans the two.
 constexpr Xapian::termpos kTitleGap = 100;
+
+// A title word counts this many extra times in its body term's wdf, which BM25
+// ranks like a field of its own (BM25F with one length): 2 measured best on
+// SciFact train, Cranfield and CACM (docs/relevance.md), and costs queries nothing.
+constexpr Xapian::termcount kTitleExtraWdf = 2;
 
 }  // namespace
 
@@ -33,13 +39,15 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text,
   Xapian::Document doc;
   Xapian::termpos offset = 0;
   for (const auto& t : analyzer.tokenize(a.title)) {
+    if (!title_in_text) offset = t.position + kTitleGap;
+    if (analysis::is_stop_word(t.term)) continue;
     doc.add_term(std::string(kTitlePrefix) + t.term);
-    if (!title_in_text) {
-      doc.add_posting(t.term, t.position);
-      offset = t.position + kTitleGap;
-    }
+    if (!title_in_text) doc.add_posting(t.term, t.position);
+    doc.add_term(t.term, kTitleExtraWdf);
   }
-  for (const auto& t : analyzer.tokenize(a.text)) doc.add_posting(t.term, offset + t.position);
+  for (const auto& t : analyzer.tokenize(a.text)) {
+    if (!analysis::is_stop_word(t.term)) doc.add_posting(t.term, offset + t.position);
+  }
 
   doc.add_boolean_term(id_term(a.id));
   if (!a.venue.empty()) doc.add_boolean_term(std::string(kVenuePrefix) + analysis::Analyzer::fold(a.venue));

@@ -1,5 +1,6 @@
 #include "query/parser.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <map>
@@ -8,6 +9,7 @@
 
 #include "abstracts/abstract.h"
 #include "abstracts/error.h"
+#include "engine/analysis/stop_words.h"
 #include "engine/schema.h"
 #include "query/acronym_table.h"
 
@@ -212,9 +214,21 @@ Xapian::Query combine(Xapian::Query::op op, const std::vector<Xapian::Query>& pa
   return Xapian::Query(op, nonempty.begin(), nonempty.end());
 }
 
+// The words of a phrase, one after another. Stop words are not in the index, so
+// they become gaps: "state of the art" finds state and art up to two words apart,
+// in that order. Empty when every word is a stop word.
 Xapian::Query phrase_or_term(const std::vector<std::string>& terms) {
-  if (terms.size() == 1) return Xapian::Query(terms[0]);
-  return Xapian::Query(Xapian::Query::OP_PHRASE, terms.begin(), terms.end(), terms.size());
+  std::vector<std::string> kept;
+  std::size_t first = 0, last = 0;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    if (analysis::is_stop_word(terms[i])) continue;
+    if (kept.empty()) first = i;
+    last = i;
+    kept.push_back(terms[i]);
+  }
+  if (kept.empty()) return Xapian::Query();
+  if (kept.size() == 1) return Xapian::Query(kept[0]);
+  return Xapian::Query(Xapian::Query::OP_PHRASE, kept.begin(), kept.end(), last - first + 1);
 }
 
 int capitals(std::string_view w) {
@@ -242,27 +256,44 @@ class Grammar {
       throw QueryError("unbalanced ')' at column " + std::to_string(peek().column), peek().column,
                        "remove it or add the matching '('");
     }
-    if (e.q.empty()) {
-      throw QueryError("the query has no searchable words", 1,
-                       "search for words or numbers; punctuation alone matches nothing");
-    }
+    if (e.q.empty()) no_searchable_words();
     return e.q;
   }
 
   // The terms of natural-language text, ORed.
   Xapian::Query plain(std::string_view text) {
     std::vector<Xapian::Query> parts;
-    for (const auto& t : analyzer_.tokenize(display_text(text))) parts.emplace_back(t.term);
-    if (parts.empty()) {
-      throw QueryError("the query has no searchable words", 1,
-                       "search for words or numbers; punctuation alone matches nothing");
+    for (const auto& t : analyzer_.tokenize(display_text(text))) {
+      if (analysis::is_stop_word(t.term)) {
+        stop_word(t.term);
+      } else {
+        parts.emplace_back(t.term);
+      }
     }
+    if (parts.empty()) no_searchable_words();
     return combine(Xapian::Query::OP_OR, parts);
   }
 
  private:
   const Lexeme& peek() const { return lx_[pos_]; }
   const Lexeme& take() { return lx_[pos_++]; }
+
+  [[noreturn]] void no_searchable_words() const {
+    if (!stop_words_.empty()) {
+      throw QueryError("the query has only stop words (" + join(stop_words_, ", ") +
+                           "), which the index leaves out",
+                       1, "add a word that says what the abstracts are about");
+    }
+    throw QueryError("the query has no searchable words", 1,
+                     "search for words or numbers; punctuation alone matches nothing");
+  }
+
+  // Notes a stop word of the query, which matches nothing on its own.
+  void stop_word(const std::string& term) {
+    if (std::find(stop_words_.begin(), stop_words_.end(), term) != stop_words_.end()) return;
+    stop_words_.push_back(term);
+    note("stop word: " + term + " (not in the index)");
+  }
 
   void note(std::string line) {
     if (notes_ != nullptr) notes_->push_back(std::move(line));
@@ -424,6 +455,11 @@ class Grammar {
                            std::to_string(lx.column) + " is not one",
                        lx.column, "use a quoted phrase for words that must be adjacent");
     }
+    if (analysis::is_stop_word(terms[0])) {
+      throw QueryError("'" + lx.text + "' at column " + std::to_string(lx.column) +
+                           " is a stop word, which the index leaves out",
+                       lx.column, "NEAR and ADJ need words the index has; leave the stop word out");
+    }
     return terms[0];
   }
 
@@ -464,7 +500,10 @@ class Grammar {
     auto tokens = analyzer_.tokenize(display_text(typed));
     if (tokens.empty()) return Xapian::Query();
     std::vector<std::string> terms;
-    for (const auto& t : tokens) terms.push_back(t.term);
+    for (const auto& t : tokens) {
+      terms.push_back(t.term);
+      if (analysis::is_stop_word(t.term)) stop_word(t.term);
+    }
     note_stems(typed, tokens);
     Xapian::Query base = phrase_or_term(terms);
     if (ctx_.acronyms == nullptr) return base;
@@ -555,7 +594,11 @@ class Grammar {
       if (wild) return Expr(wildcard(lx, std::string(schema::kTitlePrefix)));
       std::vector<Xapian::Query> parts;
       for (const auto& t : analyzer_.terms(display_text(lx.text))) {
-        parts.emplace_back(std::string(schema::kTitlePrefix) + t);
+        if (analysis::is_stop_word(t)) {
+          stop_word(t);
+        } else {
+          parts.emplace_back(std::string(schema::kTitlePrefix) + t);
+        }
       }
       return Expr(combine(Xapian::Query::OP_AND, parts));
     }
@@ -616,6 +659,7 @@ class Grammar {
   const analysis::Analyzer& analyzer_;
   const ParserContext& ctx_;
   std::vector<std::string>* notes_;
+  std::vector<std::string> stop_words_;  // of the query, each once
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <vector>
 
+#include "engine/analysis/stop_words.h"
 #include "engine/schema.h"
 
 namespace abstracts::query {
@@ -75,6 +76,7 @@ std::string suggest_word(const Xapian::Database& db, const std::string& folded_w
                          const analysis::Analyzer& analyzer) {
   std::string stem = analyzer.stem(folded_word);
   if (stem.size() < 3 || db.term_exists(stem) || !schema::is_word_term(stem)) return {};
+  if (analysis::is_stop_word(stem)) return {};  // left out of the index, not misspelt
   if (stem[0] >= '0' && stem[0] <= '9') return {};
   const std::size_t max = stem.size() <= 4 ? 1 : 2;
   // Same first byte (or the whole first UTF-8 character): a cheap, effective filter.

@@ -223,10 +223,12 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
     query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, boost);
   }
   if (r.feedback_min_words == 0 || words.size() < r.feedback_min_words) return query;
-  // RM3 (Lavrenko and Croft's relevance model, as Anserini runs it): the best
-  // hits vote for their words, P(w|R) = sum over hits d of P(w|d) P(d|Q), with
-  // P(d|Q) the hit's share of the scores; the best words join the query with
-  // `feedback_weight` of the total weight, the original words keep the rest.
+  // RM3 (Lavrenko and Croft's relevance model, as Anserini's Rm3Reranker runs
+  // it): each of the best hits votes for its `feedback_terms` most frequent words,
+  // P(w|d) = wdf / the sum of those wdfs, weighted by P(d|Q), the hit's share of
+  // the scores; words in more than a tenth of the abstracts carry no topic and are
+  // never chosen. The best words join the query with `feedback_weight` of the total
+  // weight, the original words keep the rest.
   Xapian::Enquire first(db);
   first.set_query(query);
   first.set_weighting_scheme(bm25(r));
@@ -235,15 +237,34 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
   double total_score = 0;
   for (auto it = top.begin(); it != top.end(); ++it) total_score += it.get_weight();
   if (total_score <= 0) return query;
-  ExpandWords usable;
+  const double max_termfreq = 0.1 * db.get_doccount();
+  struct Vote {
+    std::string term;
+    Xapian::termcount wdf;
+    Xapian::doccount termfreq;
+  };
   std::unordered_map<std::string, double> model;
+  std::vector<Vote> votes;
   for (auto it = top.begin(); it != top.end(); ++it) {
-    const double p_doc = it.get_weight() / total_score;
-    const double length = std::max<double>(1, db.get_doclength(*it));
+    votes.clear();
     for (auto t = db.termlist_begin(*it); t != db.termlist_end(*it); ++t) {
-      if (t.get_wdf() == 0 || !usable(*t)) continue;
-      model[*t] += p_doc * t.get_wdf() / length;
+      if (t.get_wdf() == 0 || !schema::is_word_term(*t) || (*t).size() < 2) continue;
+      if (t.get_termfreq() > max_termfreq) continue;
+      votes.push_back({*t, t.get_wdf(), t.get_termfreq()});
     }
+    // Most frequent first; of equally frequent words (most have wdf 1), the rarer.
+    const std::size_t kept = std::min<std::size_t>(r.feedback_terms, votes.size());
+    std::partial_sort(votes.begin(), votes.begin() + static_cast<long>(kept), votes.end(),
+                      [](const Vote& a, const Vote& b) {
+                        if (a.wdf != b.wdf) return a.wdf > b.wdf;
+                        if (a.termfreq != b.termfreq) return a.termfreq < b.termfreq;
+                        return a.term < b.term;
+                      });
+    votes.resize(kept);
+    double sum = 0;
+    for (const auto& v : votes) sum += v.wdf;
+    const double p_doc = it.get_weight() / total_score;
+    for (const auto& v : votes) model[v.term] += p_doc * v.wdf / sum;
   }
   std::vector<std::pair<std::string, double>> best(model.begin(), model.end());
   const std::size_t n = std::min<std::size_t>(r.feedback_terms, best.size());

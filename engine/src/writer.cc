@@ -552,8 +552,9 @@ std::string Writer::add(Abstract a) {
   return xapian_try(impl_->dir, [&] {
     if (a.id.empty()) a.id = content_id(a.text);
     a.text = display_text(a.text);
-    a.title = a.title.empty() ? derive_title(a.text) : display_text(a.title);
-    impl_->db.replace_document(schema::id_term(a.id), indexer::make_document(a, true, impl_->analyzer));
+    const bool title_in_text = a.title.empty();  // a derived title is the text's first sentence
+    a.title = title_in_text ? derive_title(a.text) : display_text(a.title);
+    impl_->db.replace_document(schema::id_term(a.id), indexer::make_document(a, title_in_text, impl_->analyzer));
     return a.id;
   });
 }

@@ -212,7 +212,7 @@ class CranfieldGuard : public ::testing::Test {
 };
 
 // Floors just under the engine's figures when this guard was set (docs/relevance.md):
-// MAP 0.311, nDCG@10 0.372. Raise them when ranking improves; a change that drops
+// MAP 0.319, nDCG@10 0.383. Raise them when ranking improves; a change that drops
 // below them made ranking worse.
 TEST_F(CranfieldGuard, EngineRankingDoesNotGetWorse) {
   const auto run = run_engine(collection_);
@@ -220,8 +220,8 @@ TEST_F(CranfieldGuard, EngineRankingDoesNotGetWorse) {
   EXPECT_EQ(s.queries, 225u);
   EXPECT_EQ(run.unknown_ids, 0u);
   EXPECT_TRUE(run.query_problems.empty()) << run.query_problems.front();
-  EXPECT_GE(s.map, 0.306);
-  EXPECT_GE(s.ndcg_at_10, 0.367);
+  EXPECT_GE(s.map, 0.314);
+  EXPECT_GE(s.ndcg_at_10, 0.378);
 }
 
 // Checks the yardstick rather than the engine: Xapian out of the box must land on

@@ -1,6 +1,7 @@
 // Golden tests for the shared analyzer (text -> terms) and for the display
 // helpers of abstracts/abstract.h (display_text, derive_title, content_id).
 #include "engine/analysis/analyzer.h"
+#include "engine/analysis/stop_words.h"
 
 #include <gtest/gtest.h>
 
@@ -467,6 +468,23 @@ TEST(ContentId, IgnoresWhiteSpaceDifferencesAndNormalisation) {
   EXPECT_NE(abstracts::content_id("We study X."), abstracts::content_id("We studyX."));
   // The raw text, not the display text: LaTeX differences give different ids.
   EXPECT_NE(abstracts::content_id(R"(Pok\'emon)"), abstracts::content_id("Pokémon"));
+}
+
+TEST(StopWords, AreTheTermsTheAnalyzerMakesOfThem) {
+  Analyzer analyzer;
+  // Lucene's English list, as written: each must be its own index term.
+  for (const char* word : {"a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if",
+                           "in", "into", "is", "it", "no", "not", "of", "on", "or", "such",
+                           "that", "the", "their", "then", "there", "these", "they", "this",
+                           "to", "was", "will", "with"}) {
+    auto terms = analyzer.terms(word);
+    ASSERT_EQ(terms.size(), 1u) << word;
+    EXPECT_TRUE(is_stop_word(terms[0])) << word << " -> " << terms[0];
+  }
+  for (const char* word : {"The", "OF", "Into"}) EXPECT_TRUE(is_stop_word(analyzer.terms(word)[0])) << word;
+  for (const char* word : {"attention", "one", "we", "model", "theory"}) {
+    EXPECT_FALSE(is_stop_word(analyzer.terms(word)[0])) << word;
+  }
 }
 
 }  // namespace

@@ -771,6 +771,33 @@ TEST(IndexWriter, RemoveReturnsWhetherThereWasOne) {
   EXPECT_EQ(index.stats().abstracts, 0u);
 }
 
+TEST(IndexWriter, StopWordsAreGapsInPhrases) {
+  TempDir dir;
+  auto writer = Writer::open(dir / "index");
+  const std::string art = writer.add(make("We beat the state of the art in zyzzyva ranking."));
+  const std::string apart = writer.add(make("The state funds zyzzyva work, and the art is ours."));
+  writer.commit();
+  auto index = Index::open(dir / "index");
+  // "of the" are not indexed; the phrase still needs state and art 3 positions apart.
+  EXPECT_EQ(hit_ids(index.search("\"state of the art\"")), std::vector<std::string>{art});
+  EXPECT_EQ(hit_ids(index.search("state-of-the-art")), std::vector<std::string>{art});
+  EXPECT_EQ(hit_ids(index.search("\"the zyzzyva\"")).size(), 2u);
+  EXPECT_THROW(index.search("the of"), QueryError);
+  EXPECT_EQ(index.stats().abstracts, 2u);
+  (void)apart;
+}
+
+TEST(IndexWriter, TitleWordsOutrankTheSameWordsInTheText) {
+  TempDir dir;
+  auto writer = Writer::open(dir / "index");
+  // Same words, same length: one has "zyzzyva" in its title, the other in its text.
+  const std::string in_title = writer.add(make("Plain words about ranking here.", "t", "Zyzzyva ranking"));
+  const std::string in_text = writer.add(make("Plain words about zyzzyva here.", "x", "Ranking words"));
+  writer.commit();
+  auto index = Index::open(dir / "index");
+  EXPECT_EQ(hit_ids(index.search("zyzzyva")), (std::vector<std::string>{in_title, in_text}));
+}
+
 TEST(IndexWriter, ReaderSeesCommitsOnItsNextCall) {
   TempDir dir;
   auto writer = Writer::open(dir / "index");

@@ -233,11 +233,11 @@ const ErrorCase kErrors[] = {
     {"agents NEAR/x mice", 8, "distance from 1 to 1000"},
     {"agents NEAR/ mice", 8, "distance from 1 to 1000"},
     {"\"b c\" NEAR a", 1, "single words"},
-    {"a NEAR b-c", 8, "single words"},
-    {"a NEAR b*", 8, "single words"},
-    {"a NEAR b ADJ c", 10, "cannot be mixed"},
-    {"a ADJ b NEAR/2 c", 9, "cannot be mixed"},
-    {"a NEAR", 3, "NEAR"},
+    {"x NEAR b-c", 8, "single words"},
+    {"x NEAR b*", 8, "single words"},
+    {"x NEAR b ADJ c", 10, "cannot be mixed"},
+    {"x ADJ b NEAR/2 c", 9, "cannot be mixed"},
+    {"x NEAR", 3, "NEAR"},
     {"NEAR a", 1, "NEAR"},
     // Wildcards: one word before the '*'.
     {"text-on*", 1, "one word before the '*'"},
@@ -252,9 +252,17 @@ INSTANTIATE_TEST_SUITE_P(Errors, SyntaxError, ::testing::ValuesIn(kErrors));
 // Regression (issue 3): a quoted phrase after NEAR/ADJ was reported as a
 // missing operand at the operator's column, though there is one; it must get
 // "NEAR and ADJ take single words", at the phrase, as a phrase before NEAR does.
+TEST(ParserErrors, StopWordsAreNamed) {
+  analysis::Analyzer analyzer;
+  // NEAR needs indexed words; a query of stop words alone has nothing to find.
+  expect_error({"graph NEAR the", 12, "stop word"}, analyzer);
+  expect_error({"the of", 1, "only stop words (the, of)"}, analyzer);
+  expect_error({"\"the\" AND of", 1, "only stop words"}, analyzer);
+}
+
 TEST(Issue3Regression, PhraseAfterNearIsNotOneWord) {
   analysis::Analyzer analyzer;
-  expect_error({"a NEAR \"b c\"", 8, "single words"}, analyzer);
+  expect_error({"x NEAR \"b c\"", 8, "single words"}, analyzer);
 }
 
 // ---------------------------------------------------------------------------
@@ -364,7 +372,7 @@ INSTANTIATE_TEST_SUITE_P(WildcardsWithIndex, IndexedGolden,
 // Learned acronyms: a word with at least two capitals that is a known short
 // form also matches its used long forms; a quoted long form also its acronym.
 const GoldenCase kAcronyms[] = {
-    {"ICL", "Query((icl SYNONYM (in PHRASE 3 context PHRASE 3 learn)))"},
+    {"ICL", "Query((icl SYNONYM (context PHRASE 2 learn)))"},
     {"LLMs", "Query((llm SYNONYM (larg PHRASE 3 languag PHRASE 3 model)))"},
     {"LLM", "Query((llm SYNONYM (larg PHRASE 3 languag PHRASE 3 model)))"},
     // Fewer than two capitals: the plain word.
@@ -374,12 +382,12 @@ const GoldenCase kAcronyms[] = {
     // The long form, as a phrase, in any inflection.
     {"\"large language models\"", "Query(((larg PHRASE 3 languag PHRASE 3 model) SYNONYM llm))"},
     {"\"large language model\"", "Query(((larg PHRASE 3 languag PHRASE 3 model) SYNONYM llm))"},
-    {"\"in-context learning\"", "Query(((in PHRASE 3 context PHRASE 3 learn) SYNONYM icl))"},
+    {"\"in-context learning\"", "Query(((context PHRASE 2 learn) SYNONYM icl))"},
     // Unquoted, the long form is separate words: no expansion.
-    {"in-context learning", "Query(((in PHRASE 2 context) OR learn))"},
+    {"in-context learning", "Query((context OR learn))"},
     // Expansions sit inside the rest of the query.
     {"ICL AND sycophancy",
-     "Query(((icl SYNONYM (in PHRASE 3 context PHRASE 3 learn)) AND sycoph))"},
+     "Query(((icl SYNONYM (context PHRASE 2 learn)) AND sycoph))"},
     {"\"large language models\" AND sycophancy",
      "Query((((larg PHRASE 3 languag PHRASE 3 model) SYNONYM llm) AND sycoph))"},
     // Not a known acronym.

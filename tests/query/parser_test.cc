@@ -45,10 +45,11 @@ const GoldenCase kWords[] = {
     {"graph neural", "Query((graph OR neural))"},
     {"graph neural robot", "Query((graph OR neural OR robot))"},
     {"  graph \t neural  ", "Query((graph OR neural))"},
-    // Lower-case operators are plain words.
-    {"graph and neural", "Query((graph OR and OR neural))"},
-    {"graph or neural", "Query((graph OR or OR neural))"},
-    {"not graph", "Query((not OR graph))"},
+    // Lower-case operators are plain words, and these are stop words: not indexed.
+    {"graph and neural", "Query((graph OR neural))"},
+    {"graph or neural", "Query((graph OR neural))"},
+    {"not graph", "Query(graph)"},
+    {"the graph of a network", "Query((graph OR network))"},
     // A word that analyses to nothing is ignored.
     {"graph $", "Query(graph)"},
     {"graph - neural", "Query((graph OR neural))"},
@@ -74,7 +75,10 @@ const GoldenCase kPhrases[] = {
     {"text-only", "Query((text PHRASE 2 onli))"},
     {"text\u2011only", "Query((text PHRASE 2 onli))"},  // U+2011 non-breaking hyphen
     {"text\u2013only", "Query((text PHRASE 2 onli))"},  // U+2013 en dash
-    {"state-of-the-art", "Query((state PHRASE 4 of PHRASE 4 the PHRASE 4 art))"},
+    // Stop words in a phrase are gaps the phrase's window spans.
+    {"state-of-the-art", "Query((state PHRASE 4 art))"},
+    {R"("the state of the art")", "Query((state PHRASE 4 art))"},
+    {R"("the graph")", "Query(graph)"},
     {R"(graph "large language")", "Query((graph OR (larg PHRASE 2 languag)))"},
     // A phrase ends a word: no white space is needed around it.
     {R"(graph"large language"neural)", "Query((graph OR (larg PHRASE 2 languag) OR neural))"},

@@ -19,24 +19,27 @@ enum class QuerySyntax {
 
 // How hits are scored. The defaults are the ones measured in docs/relevance.md.
 struct RankingOptions {
-  // BM25's term-frequency saturation and length normalisation (Robertson's
-  // classic values; Xapian's own defaults are k1 = 1, b = 0.5).
-  double k1 = 1.2;
+  // BM25's term-frequency saturation and length normalisation. k1 is above
+  // Robertson's classic 1.2 because the index already counts a title word three
+  // times (engine/schema.h); Xapian's own defaults are k1 = 1, b = 0.5.
+  double k1 = 1.8;
   double b = 0.75;
-  // Extra weight for query words found in the title (0: none).
-  double title_weight = 0.3;
-  // For QuerySyntax::kPlainText: leave English function words ("the", "of",
-  // "which") out of the query, unless nothing else is left.
+  // Extra query-time weight for query words found in the title (0: none). The
+  // index weights title words already; this costs one more posting list per word.
+  double title_weight = 0.0;
+  // For QuerySyntax::kPlainText: leave English function words ("which",
+  // "however") out of the query, unless nothing else is left.
   bool plain_text_stopwords = false;
-  // Pseudo-relevance feedback (RM3-like): a query with at least this many
-  // distinct words is run twice; the second time it is widened with the
+  // Pseudo-relevance feedback (RM3, as Anserini runs it): a query with at least
+  // this many distinct words is run twice; the second time it is widened with the
   // `feedback_terms` words that best describe its `feedback_docs` best hits
-  // (Xapian's expand set), at `feedback_weight` times their expand weight.
-  // 0 turns feedback off. Short keyword queries are never widened.
+  // (words found in more than a tenth of the abstracts are never chosen), which
+  // get `feedback_weight` of the query's weight. 0 turns feedback off; on, it
+  // roughly doubles a query's cost. Short keyword queries are never widened.
   unsigned feedback_min_words = 0;
   unsigned feedback_docs = 10;
-  unsigned feedback_terms = 20;
-  double feedback_weight = 0.5;
+  unsigned feedback_terms = 10;
+  double feedback_weight = 0.3;
 };
 
 struct SearchOptions {
