@@ -1,5 +1,7 @@
 #include "query/snippet.h"
 
+#include <algorithm>
+#include <string_view>
 #include <vector>
 
 namespace abstracts::query {
@@ -17,15 +19,10 @@ std::size_t count_chars(std::string_view s) {
 
 Snippet make_snippet(std::string_view text, const std::unordered_set<std::string>& terms,
                      std::size_t max_chars, const analysis::Analyzer& analyzer) {
-  std::string initials;
-  for (const auto& t : terms) {
-    if (!t.empty() && initials.find(t[0]) == std::string::npos) initials += t[0];
-  }
-  // An empty `initials` would stem everything; with no terms nothing can match.
-  if (initials.empty()) initials.push_back('\x01');
-  std::vector<analysis::Token> tokens = analyzer.tokenize(text, initials);
+  const std::vector<std::string> wanted(terms.begin(), terms.end());
+  std::vector<analysis::Token> tokens = analyzer.tokenize(text, wanted);
   std::vector<bool> hit(tokens.size());
-  for (std::size_t i = 0; i < tokens.size(); ++i) hit[i] = terms.count(tokens[i].term) != 0;
+  for (std::size_t i = 0; i < tokens.size(); ++i) hit[i] = !tokens[i].term.empty() && terms.count(tokens[i].term) != 0;
   // Character offsets of each token's begin and end, for window lengths.
   std::vector<std::size_t> char_begin(tokens.size()), char_end(tokens.size());
   {
@@ -45,6 +42,7 @@ Snippet make_snippet(std::string_view text, const std::unordered_set<std::string
   std::size_t best_first = 0, best_last = tokens.empty() ? 0 : tokens.size() - 1;
   if (count_chars(text) > max_chars && !tokens.empty()) {
     long best_score = -1;
+    std::vector<std::string_view> distinct;  // the query terms in a window (a few)
     // Start a little before each match, so the match has some context before it.
     constexpr std::size_t kLeadChars = 40;
     for (std::size_t m = 0; m < tokens.size(); ++m) {
@@ -52,13 +50,15 @@ Snippet make_snippet(std::string_view text, const std::unordered_set<std::string
       std::size_t first = m;
       while (first > 0 && char_begin[m] - char_begin[first - 1] <= kLeadChars) --first;
       std::size_t last = first;
-      std::unordered_set<std::string_view> distinct;
+      distinct.clear();
       long matches = 0;
       for (std::size_t k = first; k < tokens.size(); ++k) {
         if (char_end[k] - char_begin[first] > max_chars) break;
         last = k;
         if (hit[k]) {
-          distinct.insert(tokens[k].term);
+          if (std::find(distinct.begin(), distinct.end(), tokens[k].term) == distinct.end()) {
+            distinct.push_back(tokens[k].term);
+          }
           ++matches;
         }
       }

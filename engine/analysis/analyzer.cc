@@ -23,6 +23,10 @@ bool is_word_char(UChar32 c) {
   }
 }
 
+bool is_ascii_word_byte(unsigned char b) {
+  return static_cast<unsigned char>((b | 0x20) - 'a') < 26 || static_cast<unsigned char>(b - '0') < 10;
+}
+
 bool is_digit(UChar32 c) { return u_isdigit(c) != 0; }
 
 bool is_apostrophe(UChar32 c) { return c == '\'' || c == 0x2019 || c == 0x02BC; }
@@ -72,6 +76,17 @@ void fold_special_letters(icu::UnicodeString& w) {
   }
 }
 
+// True if a word whose term starts with `start` (its first one or two bytes) may
+// have one of the `wanted` terms: stemming keeps the first two letters of a word,
+// but for a "y" that becomes "i" ("dying" -> "die").
+bool may_be_wanted(std::string_view start, const std::vector<std::string>& wanted) {
+  for (const auto& t : wanted) {
+    if (t.empty() || start.empty() || start[0] != t[0]) continue;
+    if (t.size() == 1 || start.size() == 1 || start[1] == t[1] || (start[1] == 'y' && t[1] == 'i')) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Analyzer::Analyzer() : stemmer_("english") {}
@@ -116,12 +131,17 @@ std::string Analyzer::stem(const std::string& folded) const {
   return stemmer_(folded);
 }
 
-std::vector<Token> Analyzer::tokenize(std::string_view text) const { return tokenize(text, {}); }
+std::vector<Token> Analyzer::tokenize(std::string_view text) const { return tokenize(text, nullptr); }
 
-std::vector<Token> Analyzer::tokenize(std::string_view text, std::string_view initials) const {
+std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<std::string>& wanted) const {
+  return tokenize(text, &wanted);
+}
+
+std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<std::string>* wanted) const {
   std::vector<Token> tokens;
   const auto n = static_cast<int32_t>(text.size());
   std::string word;
+  tokens.reserve(text.size() / 6 + 1);  // about one word per 6-7 bytes of English
   std::uint32_t position = 0;
   int32_t i = 0;
   while (i < n) {
@@ -130,53 +150,81 @@ std::vector<Token> Analyzer::tokenize(std::string_view text, std::string_view in
     U8_NEXT(text.data(), i, n, c);
     if (!is_word_char(c)) continue;
     // A word: word characters, joined by invisible joiners, apostrophes between
-    // letters, and '.' or ',' between digits.
-    word.assign(text.substr(start, i - start));
+    // letters, and '.' or ',' between digits. It is the text's bytes [start, end)
+    // unless a joiner or a curly apostrophe made it differ (then it is `word`).
+    bool verbatim = true;
+    auto differ = [&] {
+      if (verbatim) word.assign(text.substr(start, i - start));
+      verbatim = false;
+    };
     UChar32 last = c;
     int32_t end = i;
     while (i < n) {
+      // Fast path: an ASCII letter or digit.
+      const auto b = static_cast<unsigned char>(text[i]);
+      if (is_ascii_word_byte(b)) {
+        if (!verbatim) word += static_cast<char>(b);
+        last = b;
+        i = end = i + 1;
+        continue;
+      }
+      if (b < 0x80 && b != '\'' && b != '.' && b != ',') break;
       int32_t next_i = i;
       UChar32 d;
       U8_NEXT(text.data(), next_i, n, d);
-      UChar32 after = peek(text, static_cast<std::size_t>(next_i));
       // Checked first: U+02BC is a letter to ICU, but an apostrophe to readers.
-      if (is_apostrophe(d) && u_isalpha(last) && after >= 0 && u_isalpha(after)) {
-        word += '\'';
+      const bool apostrophe = is_apostrophe(d);
+      if (!apostrophe && is_word_char(d)) {
+        if (!verbatim) word.append(text.substr(i, next_i - i));
+        last = d;
+        i = end = next_i;
+        continue;
+      }
+      UChar32 after = peek(text, static_cast<std::size_t>(next_i));
+      if (apostrophe && u_isalpha(last) && after >= 0 && u_isalpha(after)) {
+        if (d != '\'') differ();
+        if (!verbatim) word += '\'';
         i = next_i;
         continue;
       }
-      if (is_word_char(d)) {
-        word.append(text.substr(i, next_i - i));
+      if (apostrophe && is_word_char(d)) {  // U+02BC, not between letters: a letter after all
+        if (!verbatim) word.append(text.substr(i, next_i - i));
         last = d;
         i = end = next_i;
         continue;
       }
       if (is_joiner(d) && after >= 0 && is_word_char(after)) {
+        differ();
         i = next_i;
         continue;
       }
       if ((d == '.' || d == ',') && is_digit(last) && after >= 0 && is_digit(after)) {
-        word += static_cast<char>(d);
+        if (!verbatim) word += static_cast<char>(d);
         i = next_i;
         continue;
       }
       break;
     }
+    const std::string_view raw = verbatim ? text.substr(start, end - start) : std::string_view(word);
     ++position;
-    if (!initials.empty()) {
-      // A word starting with an ASCII letter or digit that no wanted term starts
-      // with is only a position: no folding, no stemming, no term.
-      auto first = static_cast<unsigned char>(word[0]);
-      if (first < 0x80 && initials.find(static_cast<char>(std::tolower(first))) == std::string_view::npos) {
+    if (wanted != nullptr) {
+      // A word whose first ASCII letters no wanted term starts with is only a
+      // position: no folding, no stemming, no term.
+      std::size_t ascii = 0;
+      char lower[2] = {};
+      while (ascii < 2 && ascii < raw.size() && static_cast<unsigned char>(raw[ascii]) < 0x80) {
+        char ch = raw[ascii];
+        lower[ascii] = ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch - 'A' + 'a') : ch;
+        ++ascii;
+      }
+      if (ascii > 0 && !may_be_wanted(std::string_view(lower, ascii), *wanted)) {
         tokens.push_back(Token{std::string(), static_cast<std::size_t>(start),
                                static_cast<std::size_t>(end), position});
         continue;
       }
     }
-    std::string term = fold(word);
-    if (initials.empty() || (!term.empty() && initials.find(term[0]) != std::string_view::npos)) {
-      term = stem(term);
-    }
+    std::string term = fold(raw);
+    if (wanted == nullptr || may_be_wanted(term, *wanted)) term = stem(term);
     if (term.empty() || term.size() > kMaxTermBytes) continue;
     tokens.push_back(Token{std::move(term), static_cast<std::size_t>(start),
                            static_cast<std::size_t>(end), position});

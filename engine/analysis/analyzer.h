@@ -36,12 +36,12 @@ class Analyzer {
 
   std::vector<Token> tokenize(std::string_view text) const;
 
-  // As tokenize(), but only words whose folded form starts with one of the bytes
-  // in `initials` get their term; the others keep their folded form, or an empty
-  // term when their first letter is ASCII (no folding needed to rule them out).
-  // Stemming never changes a word's first letter, so a caller that only looks
-  // for terms starting with those bytes (snippets) gets the same matches, faster.
-  std::vector<Token> tokenize(std::string_view text, std::string_view initials) const;
+  // As tokenize(), but only for a caller looking for `wanted` terms (snippets):
+  // a word whose term cannot be one of them keeps its folded form, or an empty
+  // term when that is plain to see from its first ASCII letters. Stemming keeps a
+  // word's first two letters (but for "dying" -> "die"), so the caller gets the
+  // same matches with far fewer words folded and stemmed.
+  std::vector<Token> tokenize(std::string_view text, const std::vector<std::string>& wanted) const;
 
   // Just the terms of tokenize(), in order.
   std::vector<std::string> terms(std::string_view text) const;
@@ -53,6 +53,9 @@ class Analyzer {
   std::string stem(const std::string& folded) const;
 
  private:
+  // All terms when `wanted` is null.
+  std::vector<Token> tokenize(std::string_view text, const std::vector<std::string>* wanted) const;
+
   Xapian::Stem stemmer_;
 };
 

@@ -470,6 +470,29 @@ TEST(ContentId, IgnoresWhiteSpaceDifferencesAndNormalisation) {
   EXPECT_NE(abstracts::content_id(R"(Pok\'emon)"), abstracts::content_id("Pokémon"));
 }
 
+// Filtering for wanted terms (snippets) finds exactly the tokens that have them:
+// every term of every corpus abstract, and the stems that change a word's second
+// letter ("dying" -> "die").
+TEST_F(AnalyzerTest, WantedTermsAreFoundAsTheFullTokenizeFindsThem) {
+  auto texts = CorpusDisplayTexts();
+  texts.push_back("Dying stars, lying agents and TYING knots: skies, \u2018rock\u2019n\u2019roll\u2019 and 3.5 LLMs.");
+  for (const auto& text : texts) {
+    SCOPED_TRACE(text.substr(0, 60));
+    const auto all = analyzer_.tokenize(text);
+    std::set<std::string> distinct;
+    for (const auto& t : all) distinct.insert(t.term);
+    for (const auto& term : distinct) {
+      const auto filtered = analyzer_.tokenize(text, std::vector<std::string>{term});
+      ASSERT_EQ(filtered.size(), all.size());
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        EXPECT_EQ(filtered[i].begin, all[i].begin);
+        EXPECT_EQ(filtered[i].position, all[i].position);
+        EXPECT_EQ(filtered[i].term == term, all[i].term == term) << all[i].term << " for " << term;
+      }
+    }
+  }
+}
+
 TEST(StopWords, AreTheTermsTheAnalyzerMakesOfThem) {
   Analyzer analyzer;
   // Lucene's English list, as written: each must be its own index term.
