@@ -17,6 +17,9 @@ namespace abstracts::schema {
 // instead of silently answering with drifted terms.
 inline constexpr std::string_view kSchemaVersion = "4";
 inline constexpr std::string_view kSchemaKey = "abstracts:schema";
+// The zstd dictionary the stored abstracts are compressed with (engine/compression.h);
+// absent when the index has none.
+inline constexpr std::string_view kDictionaryKey = "abstracts:dictionary";
 
 // Body text: unprefixed, stemmed terms with positions (phrases match inflections),
 // stop words left out (analysis/stop_words.h); a title word's wdf counts it 3 times.
@@ -38,6 +41,10 @@ inline constexpr std::string_view kLongFormPrefix = "XL";
 inline constexpr char kAcronymSeparator = '\x1f';
 
 inline constexpr Xapian::valueno kYearSlot = 0;
+// The stored abstract: encode(), compressed (engine/compression.h). A value, not
+// the document data, which Xapian would try to compress with zlib again; values
+// are also stored in chunks of many documents, with less overhead per document.
+inline constexpr Xapian::valueno kStoredSlot = 1;
 
 // Metadata key under which a source file's state is kept ("file:" + absolute path).
 inline constexpr std::string_view kFileKeyPrefix = "file:";
@@ -68,7 +75,11 @@ inline std::string id_term(std::string_view id) {
 // The XF term of a source file: a hash keeps it short for any path length.
 std::string file_term(std::string_view absolute_path);
 
-// The document data: every field of Abstract, so a hit needs no other lookup.
+// The index's zstd dictionary (empty if none).
+inline std::string dictionary_of(const Xapian::Database& db) { return db.get_metadata(std::string(kDictionaryKey)); }
+
+// The stored abstract (kStoredSlot): every field of Abstract, so a hit needs no
+// other lookup.
 std::string encode(const Abstract& abstract);
 Abstract decode(std::string_view data);
 

@@ -34,7 +34,7 @@ Abstract make_abstract(const Record& record, const std::string& source, const st
 }
 
 Xapian::Document make_document(const Abstract& a, bool title_in_text,
-                               const analysis::Analyzer& analyzer) {
+                               const analysis::Analyzer& analyzer, const compression::Compressor& compressor) {
   using namespace schema;
   Xapian::Document doc;
   Xapian::termpos offset = 0;
@@ -83,7 +83,7 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text,
       doc.add_boolean_term(by_long);
     }
   }
-  doc.set_data(encode(a));
+  doc.add_value(kStoredSlot, compressor.compress(encode(a)));
   return doc;
 }
 

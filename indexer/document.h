@@ -8,6 +8,7 @@
 
 #include "abstracts/abstract.h"
 #include "engine/analysis/analyzer.h"
+#include "engine/compression.h"
 #include "indexer/reader.h"
 
 namespace abstracts::indexer {
@@ -20,9 +21,10 @@ Abstract make_abstract(const Record& record, const std::string& source, const st
 
 // The Xapian document of an abstract. `title_in_text` says whether the title is
 // part of the text already (derived titles are); if not, its words are indexed
-// as body words too, ahead of the text.
+// as body words too, ahead of the text. The stored abstract is compressed with
+// `compressor`.
 Xapian::Document make_document(const Abstract& abstract, bool title_in_text,
-                               const analysis::Analyzer& analyzer);
+                               const analysis::Analyzer& analyzer, const compression::Compressor& compressor);
 
 }  // namespace abstracts::indexer
 

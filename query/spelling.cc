@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/analysis/stop_words.h"
+#include "engine/compression.h"
 #include "engine/schema.h"
 
 namespace abstracts::query {
@@ -36,7 +37,8 @@ std::string surface_of(const Xapian::Database& db, const std::string& term,
                        const analysis::Analyzer& analyzer) {
   auto it = db.postlist_begin(term);
   if (it == db.postlist_end(term)) return {};
-  Abstract a = schema::decode(db.get_document(*it).get_data());
+  compression::Decompressor stored(schema::dictionary_of(db));  // rare: only for a suggestion
+  Abstract a = schema::decode(stored.decompress(db.get_document(*it).get_value(schema::kStoredSlot)));
   for (const std::string* text : {&a.title, &a.text}) {
     for (const auto& t : analyzer.tokenize(*text)) {
       if (t.term == term) return analysis::Analyzer::fold(text->substr(t.begin, t.end - t.begin));

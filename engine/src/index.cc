@@ -10,6 +10,7 @@
 #include "abstracts/error.h"
 #include "engine/analysis/analyzer.h"
 #include "engine/layout.h"
+#include "engine/compression.h"
 #include "engine/schema.h"
 #include "engine/xapian_errors.h"
 #include "query/acronym_table.h"
@@ -55,6 +56,8 @@ struct Index::Impl {
   struct Handle {
     std::unique_ptr<Xapian::Database> db;
     layout::StubVersion version;
+    // Reads the stored abstracts; a generation's dictionary never changes.
+    std::unique_ptr<compression::Decompressor> stored;
   };
   std::vector<Handle> idle;
 
@@ -62,6 +65,7 @@ struct Index::Impl {
     Handle h;
     h.version = layout::stub_version(dir);
     h.db = std::make_unique<Xapian::Database>(open_database(dir));
+    h.stored = std::make_unique<compression::Decompressor>(schema::dictionary_of(*h.db));
     return h;
   }
 
@@ -90,26 +94,28 @@ struct Index::Impl {
     void refresh() { h_ = impl_.open_handle(); }
     Xapian::Database& operator*() { return *h_.db; }
     Xapian::Database* operator->() { return h_.db.get(); }
+    const compression::Decompressor& stored() const { return *h_.stored; }
 
    private:
     Impl& impl_;
     Handle h_;
   };
 
-  // Runs `f` with a database handle, translating errors, and retrying once if a
-  // writer's commit invalidated the revision being read.
+  // Runs `f` with a database handle and the decompressor of its stored abstracts,
+  // translating errors, and retrying once if a writer's commit invalidated the
+  // revision being read.
   template <class F>
   auto with_db(F&& f) {
     return xapian_try(dir, [&] {
       Lease db(*this);
       try {
-        return f(*db);
+        return f(*db, db.stored());
       } catch (const Xapian::DatabaseModifiedError&) {
         db->reopen();
-        return f(*db);
+        return f(*db, db.stored());
       } catch (const Xapian::DatabaseOpeningError&) {
         db.refresh();  // a bulk build replaced the generation this handle had open
-        return f(*db);
+        return f(*db, db.stored());
       }
     });
   }
@@ -162,8 +168,8 @@ std::vector<TermWeight> explain_hit(Xapian::Database& db, const Xapian::Query& q
 }
 
 // The hits of `mset`, with snippets highlighting the words of `query`.
-void fill_hits(Xapian::Database& db, const Xapian::Query& query, const Xapian::MSet& mset,
-               const SearchOptions& options, SearchResults& results) {
+void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, const Xapian::Query& query,
+               const Xapian::MSet& mset, const SearchOptions& options, SearchResults& results) {
   std::unordered_set<std::string> terms;
   for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
     if (schema::is_word_term(*t)) {
@@ -178,7 +184,7 @@ void fill_hits(Xapian::Database& db, const Xapian::Query& query, const Xapian::M
     Hit hit;
     hit.rank = ++rank;
     hit.score = it.get_weight();
-    hit.abstract = schema::decode(it.get_document().get_data());
+    hit.abstract = schema::decode(stored.decompress(it.get_document().get_value(schema::kStoredSlot)));
     if (options.snippets) {
       hit.snippet = query::make_snippet(hit.abstract.text, terms, options.snippet_chars, thread_analyzer());
     }
@@ -298,7 +304,7 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
 }  // namespace
 
 SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOptions& options) const {
-  return impl_->with_db([&](Xapian::Database& db) {
+  return impl_->with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
     SearchResults results;
     Xapian::RSet rset;
     std::vector<Xapian::Query> given;
@@ -336,14 +342,14 @@ SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOp
       }
       results.expansions.push_back(line);
     }
-    fill_hits(db, query, mset, options, results);
+    fill_hits(db, stored, query, mset, options, results);
     return results;
   });
 }
 
 SearchResults Index::search(std::string_view text, const SearchOptions& options) const {
   const auto& analyzer = thread_analyzer();
-  return impl_->with_db([&](Xapian::Database& db) {
+  return impl_->with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
     query::ParserContext context;
     context.db = &db;
     query::AcronymLookup acronyms(db, analyzer);
@@ -383,13 +389,13 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
         results.expansions.push_back("spelling: did you mean \"" + results.suggestion + "\"?");
       }
     }
-    fill_hits(db, query, mset, options, results);
+    fill_hits(db, stored, query, mset, options, results);
     return results;
   });
 }
 
 std::vector<AcronymEntry> Index::acronyms() const {
-  return impl_->with_db([&](Xapian::Database& db) {
+  return impl_->with_db([&](Xapian::Database& db, const compression::Decompressor&) {
     auto table = query::AcronymTable::load(db, thread_analyzer());
     std::vector<AcronymEntry> out;
     for (const auto& [term, a] : table.all()) {
@@ -400,16 +406,16 @@ std::vector<AcronymEntry> Index::acronyms() const {
 }
 
 std::optional<Abstract> Index::get(std::string_view id) const {
-  return impl_->with_db([&](Xapian::Database& db) -> std::optional<Abstract> {
+  return impl_->with_db([&](Xapian::Database& db, const compression::Decompressor& stored) -> std::optional<Abstract> {
     std::string term = schema::id_term(id);
     auto it = db.postlist_begin(term);
     if (it == db.postlist_end(term)) return std::nullopt;
-    return schema::decode(db.get_document(*it).get_data());
+    return schema::decode(stored.decompress(db.get_document(*it).get_value(schema::kStoredSlot)));
   });
 }
 
 IndexStats Index::stats() const {
-  return impl_->with_db([&](Xapian::Database& db) {
+  return impl_->with_db([&](Xapian::Database& db, const compression::Decompressor&) {
     IndexStats s;
     s.path = impl_->dir.string();
     s.abstracts = db.get_doccount();

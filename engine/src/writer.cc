@@ -17,6 +17,7 @@
 #include "abstracts/error.h"
 #include "engine/analysis/analyzer.h"
 #include "engine/layout.h"
+#include "engine/compression.h"
 #include "engine/schema.h"
 #include "engine/xapian_errors.h"
 #include "indexer/document.h"
@@ -35,6 +36,10 @@ constexpr Xapian::doccount kShardCommitEvery = 500;
 // Abstracts handed to a worker at a time, and batches queued at most per worker.
 constexpr std::size_t kBatchSize = 256;
 constexpr std::size_t kQueuedBatchesPerWorker = 4;
+// A bulk build trains the index's compression dictionary on its first this many
+// abstracts (about 0.3 s, while the workers go on with what is queued); a
+// smaller build has no dictionary, and Xapian's zlib compresses its abstracts.
+constexpr std::size_t kDictionarySamples = 2000;
 // Progress is reported every this many abstracts.
 constexpr std::uint64_t kProgressEvery = 2000;
 
@@ -97,6 +102,7 @@ struct Batch {
   std::string venue;
   int year = 0;
   std::vector<indexer::Record> records;
+  std::shared_ptr<const std::string> dictionary;  // to compress with (empty: none yet)
 };
 
 // A bounded queue of batches from the reading thread to the workers.
@@ -145,10 +151,16 @@ class ShardWorker {
   void run(BatchQueue& queue) {
     try {
       Batch batch;
+      std::shared_ptr<const std::string> dictionary;
+      auto compressor = std::make_unique<compression::Compressor>("");
       while (queue.pop(batch)) {
+        if (batch.dictionary != dictionary) {
+          dictionary = batch.dictionary;
+          compressor = std::make_unique<compression::Compressor>(*dictionary);
+        }
         for (const auto& record : batch.records) {
           Abstract a = indexer::make_abstract(record, batch.source, batch.venue, batch.year);
-          db_.add_document(indexer::make_document(a, record.title.empty(), analyzer_));
+          db_.add_document(indexer::make_document(a, record.title.empty(), analyzer_, *compressor));
           if (db_.get_doccount() % kShardCommitEvery == 0) db_.commit();
         }
       }
@@ -179,6 +191,12 @@ struct Writer::Impl {
   std::unique_ptr<layout::WriterLock> lock;
   Xapian::WritableDatabase db;
   analysis::Analyzer analyzer;
+  std::unique_ptr<compression::Compressor> compressor;  // with db's dictionary
+
+  void set_db(Xapian::WritableDatabase opened) {
+    db = std::move(opened);
+    compressor = std::make_unique<compression::Compressor>(schema::dictionary_of(db));
+  }
 
   static std::string file_key(const std::string& abs) { return std::string(schema::kFileKeyPrefix) + abs; }
 
@@ -238,7 +256,7 @@ struct Writer::Impl {
     try {
       std::set<Xapian::docid> kept;
       for (const auto& [a, title_in_text] : abstracts) {
-        auto doc = indexer::make_document(a, title_in_text, analyzer);
+        auto doc = indexer::make_document(a, title_in_text, analyzer, *compressor);
         kept.insert(db.replace_document(schema::id_term(a.id), doc));
       }
       report.removed = delete_file_documents(db, abs, kept);
@@ -367,20 +385,31 @@ struct Writer::Impl {
     for (const auto& f : files) progress.bytes_total += fs::file_size(f, ec);
     std::uint64_t next_report = kProgressEvery;
     std::exception_ptr reading_error;
+    auto dictionary = std::make_shared<const std::string>();
+    std::vector<std::string> samples;  // encoded abstracts to train the dictionary on
+    bool sampling = true;
     for (const auto& f : files) {
       const std::string abs = absolute_path(f);
       try {
         schema::FileState state = file_state(f);
         state.hash = hash_file(f);
         auto reader = indexer::Reader::open(f);
-        Batch batch{abs, reader->venue(), reader->year(), {}};
+        Batch batch{abs, reader->venue(), reader->year(), {}, dictionary};
         std::size_t count = 0;
         while (auto record = reader->next()) {
+          if (sampling) {
+            samples.push_back(schema::encode(indexer::make_abstract(*record, abs, reader->venue(), reader->year())));
+            if (samples.size() == kDictionarySamples) {
+              dictionary = std::make_shared<const std::string>(compression::train_dictionary(samples));
+              samples = {};
+              sampling = false;
+            }
+          }
           batch.records.push_back(std::move(*record));
           ++count;
           if (batch.records.size() == kBatchSize) {
             queue.push(std::move(batch));
-            batch = Batch{abs, reader->venue(), reader->year(), {}};
+            batch = Batch{abs, reader->venue(), reader->year(), {}, dictionary};
           }
           if (options.on_progress && progress.abstracts + count >= next_report) {
             next_report += kProgressEvery;
@@ -422,7 +451,7 @@ struct Writer::Impl {
       for (auto& w : workers) {
         for (const auto& abs : failed_files) delete_file_documents(w->db(), abs, {});
       }
-      remove_duplicates(workers, files);
+      remove_duplicates(workers, files, *dictionary);
       for (auto& w : workers) w->db().commit();
 
       Xapian::Database shards;
@@ -433,11 +462,12 @@ struct Writer::Impl {
 
       Xapian::WritableDatabase fresh(generation.string(), Xapian::DB_OPEN);
       fresh.set_metadata(std::string(schema::kSchemaKey), std::string(schema::kSchemaVersion));
+      if (!dictionary->empty()) fresh.set_metadata(std::string(schema::kDictionaryKey), *dictionary);
       for (const auto& [abs, state] : indexed) fresh.set_metadata(file_key(abs), schema::encode(state));
       fresh.commit();
       layout::publish(dir, generation);
       db.close();
-      db = fresh;
+      set_db(fresh);
       layout::remove_stale(dir);
     });
     // Without on_error, the first bad file stops the build; the files before it
@@ -448,7 +478,8 @@ struct Writer::Impl {
   // The same id more than once (the same text twice, or a repeated "_id"): keep
   // the last one read, as indexing file by file would.
   static void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers,
-                                const std::vector<fs::path>& files) {
+                                const std::vector<fs::path>& files, const std::string& dictionary) {
+    const compression::Decompressor stored(dictionary);
     std::unordered_map<std::string, std::size_t> file_order;
     for (std::size_t i = 0; i < files.size(); ++i) file_order.emplace(absolute_path(files[i]), i);
     struct Copy {
@@ -470,7 +501,7 @@ struct Writer::Impl {
       for (std::size_t s = 0; s < workers.size(); ++s) {
         auto& db = workers[s]->db();
         for (auto p = db.postlist_begin(term); p != db.postlist_end(term); ++p) {
-          Abstract a = schema::decode(db.get_document(*p).get_data());
+          Abstract a = schema::decode(stored.decompress(db.get_document(*p).get_value(schema::kStoredSlot)));
           list.push_back({s, *p, {file_order[a.source], a.line}});
         }
       }
@@ -517,7 +548,7 @@ Writer Writer::open(const fs::path& dir) {
       layout::publish(dir, first);
     }
     layout::remove_stale(dir);  // what a crashed bulk build left
-    impl->db = Xapian::WritableDatabase(layout::current_generation(dir).string(), Xapian::DB_OPEN);
+    impl->set_db(Xapian::WritableDatabase(layout::current_generation(dir).string(), Xapian::DB_OPEN));
     schema::require_version(impl->db, dir);
     return Writer(std::move(impl));
   });
@@ -554,7 +585,8 @@ std::string Writer::add(Abstract a) {
     a.text = display_text(a.text);
     const bool title_in_text = a.title.empty();  // a derived title is the text's first sentence
     a.title = title_in_text ? derive_title(a.text) : display_text(a.title);
-    impl_->db.replace_document(schema::id_term(a.id), indexer::make_document(a, title_in_text, impl_->analyzer));
+    impl_->db.replace_document(schema::id_term(a.id),
+                               indexer::make_document(a, title_in_text, impl_->analyzer, *impl_->compressor));
     return a.id;
   });
 }

@@ -1,0 +1,95 @@
+// The stored abstracts: zstd with a dictionary trained at bulk builds
+// (engine/compression.h), on a real on-disk index.
+#include "engine/compression.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <xapian.h>
+
+#include "abstracts/error.h"
+#include "abstracts/index.h"
+#include "abstracts/writer.h"
+#include "engine/layout.h"
+#include "engine/schema.h"
+#include "tests/support/test_support.h"
+
+namespace abstracts {
+namespace {
+
+using testing::TempDir;
+
+// `n` distinct abstracts that share words, as real ones do.
+std::vector<std::string> abstracts_like(std::size_t n) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    out.push_back("We study sparse attention for large language models (LLMs), case " + std::to_string(i) +
+                  ". Our method prunes " + std::to_string(i % 97) + " heads and keeps " +
+                  std::to_string(i * 7 % 1000) + " tokens, with Pokémon-style curricula.");
+  }
+  return out;
+}
+
+TEST(Compression, RoundTripsWithAndWithoutADictionary) {
+  const auto samples = abstracts_like(compression::kMinSamples);
+  const std::string dictionary = compression::train_dictionary(samples);
+  ASSERT_FALSE(dictionary.empty());
+  for (const std::string& dict : {dictionary, std::string()}) {
+    compression::Compressor compressor(dict);
+    compression::Decompressor decompressor(dict);
+    for (const std::string& text : {samples[3], std::string(), std::string("é\x1f\x00 x", 5)}) {
+      EXPECT_EQ(decompressor.decompress(compressor.compress(text)), text);
+    }
+  }
+  // The dictionary is what makes a short abstract small.
+  EXPECT_LT(compression::Compressor(dictionary).compress(samples[5]).size(),
+            compression::Compressor("").compress(samples[5]).size() / 2);
+}
+
+TEST(Compression, TooFewSamplesTrainNoDictionary) {
+  EXPECT_TRUE(compression::train_dictionary(abstracts_like(compression::kMinSamples - 1)).empty());
+}
+
+TEST(Compression, DamagedDataIsACorruptIndex) {
+  compression::Compressor compressor("");
+  compression::Decompressor decompressor("");
+  std::string stored = compressor.compress("An abstract about sparse attention.");
+  EXPECT_THROW(decompressor.decompress(stored.substr(0, stored.size() / 2)), CorruptIndex);
+  EXPECT_THROW(decompressor.decompress("not zstd at all"), CorruptIndex);
+  EXPECT_THROW(decompressor.decompress(""), CorruptIndex);
+}
+
+// A bulk build of more abstracts than the dictionary is trained on stores the
+// dictionary, and every abstract reads back as written, before and after it.
+TEST(Compression, BulkBuildStoresTheDictionaryAndEveryAbstractReadsBack) {
+  TempDir dir;
+  const auto texts = abstracts_like(3000);
+  std::string file = "NeurIPS 2026 Papers\n";
+  for (const auto& t : texts) file += t + "\n";
+  testing::write_file(dir / "big.txt", file);
+  {
+    auto writer = Writer::open(dir / "index");
+    ASSERT_EQ(writer.index({dir / "big.txt"}, {}), 0u);
+    Abstract late;
+    late.id = "late";
+    late.text = texts[1] + " Added later.";
+    writer.add(late);
+    writer.commit();
+  }
+  Xapian::Database db(layout::current_generation(dir / "index").string());
+  EXPECT_GT(schema::dictionary_of(db).size(), 1000u);
+
+  auto index = Index::open(dir / "index");
+  EXPECT_EQ(index.stats().abstracts, 3001u);
+  for (std::size_t i : {0u, 1999u, 2000u, 2999u}) {
+    auto hit = index.search("\"case " + std::to_string(i) + "\"").hits;
+    ASSERT_FALSE(hit.empty()) << i;
+    EXPECT_EQ(hit[0].abstract.text, texts[i]);
+  }
+  EXPECT_EQ(index.get("late")->text, texts[1] + " Added later.");
+}
+
+}  // namespace
+}  // namespace abstracts
