@@ -9,8 +9,8 @@
 
 #include "abstracts/error.h"
 #include "engine/analysis/analyzer.h"
-#include "engine/layout.h"
 #include "engine/compression.h"
+#include "engine/layout.h"
 #include "engine/schema.h"
 #include "engine/xapian_errors.h"
 #include "query/acronym_table.h"

@@ -16,8 +16,8 @@
 
 #include "abstracts/error.h"
 #include "engine/analysis/analyzer.h"
-#include "engine/layout.h"
 #include "engine/compression.h"
+#include "engine/layout.h"
 #include "engine/schema.h"
 #include "engine/xapian_errors.h"
 #include "indexer/document.h"
@@ -37,8 +37,8 @@ constexpr Xapian::doccount kShardCommitEvery = 500;
 constexpr std::size_t kBatchSize = 256;
 constexpr std::size_t kQueuedBatchesPerWorker = 4;
 // A bulk build trains the index's compression dictionary on its first this many
-// abstracts (about 0.3 s, while the workers go on with what is queued); a
-// smaller build has no dictionary, and Xapian's zlib compresses its abstracts.
+// abstracts (about 0.25 s, while the workers go on with what is queued); a
+// smaller build has none, and zstd compresses its abstracts one by one.
 constexpr std::size_t kDictionarySamples = 2000;
 // Progress is reported every this many abstracts.
 constexpr std::uint64_t kProgressEvery = 2000;
