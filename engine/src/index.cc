@@ -143,9 +143,12 @@ Xapian::BM25Weight bm25(const RankingOptions& r) {
   return Xapian::BM25Weight(r.k1, 0, 1, r.b, 0.5);
 }
 
-// Each query term's BM25 weight in the document with this id, on its own.
-std::vector<TermWeight> explain_hit(Xapian::Database& db, const Xapian::Query& query, const std::string& id,
-                                    const RankingOptions& ranking) {
+// Each query term's BM25 weight in the document with this id, on its own. A
+// title term counts once if the user asked for it (title:) and title_weight
+// times if rank() boosted the title words (`asked` is the query before rank()).
+std::vector<TermWeight> explain_hit(Xapian::Database& db, const Xapian::Query& query, const Xapian::Query& asked,
+                                    const std::string& id, const RankingOptions& ranking) {
+  std::unordered_set<std::string> asked_terms(asked.get_unique_terms_begin(), asked.get_unique_terms_end());
   std::vector<TermWeight> out;
   Xapian::Query only_this(schema::id_term(id));
   for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
@@ -157,9 +160,10 @@ std::vector<TermWeight> explain_hit(Xapian::Database& db, const Xapian::Query& q
     Xapian::MSet m = enquire.get_mset(0, 1);
     if (m.empty()) continue;
     if (title) {
-      // Title words weigh title_weight times their BM25 weight (see rank()).
-      out.push_back({"title:" + (*t).substr(schema::kTitlePrefix.size()),
-                     m.begin().get_weight() * ranking.title_weight});
+      const std::string word = (*t).substr(schema::kTitlePrefix.size());
+      const double times = (asked_terms.count(*t) != 0 ? 1.0 : 0.0) +
+                           (ranking.title_weight > 0 && asked_terms.count(word) != 0 ? ranking.title_weight : 0.0);
+      out.push_back({"title:" + word, m.begin().get_weight() * times});
     } else {
       out.push_back({*t, m.begin().get_weight()});
     }
@@ -167,9 +171,11 @@ std::vector<TermWeight> explain_hit(Xapian::Database& db, const Xapian::Query& q
   return out;
 }
 
-// The hits of `mset`, with snippets highlighting the words of `query`.
+// The hits of `mset`, with snippets highlighting the words of `query` (which was
+// `asked` before rank()).
 void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, const Xapian::Query& query,
-               const Xapian::MSet& mset, const SearchOptions& options, SearchResults& results) {
+               const Xapian::Query& asked, const Xapian::MSet& mset, const SearchOptions& options,
+               SearchResults& results) {
   std::unordered_set<std::string> terms;
   for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
     if (schema::is_word_term(*t)) {
@@ -188,7 +194,7 @@ void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, co
     if (options.snippets) {
       hit.snippet = query::make_snippet(hit.abstract.text, terms, options.snippet_chars, thread_analyzer());
     }
-    if (options.explain) hit.explanation = explain_hit(db, query, hit.abstract.id, options.ranking);
+    if (options.explain) hit.explanation = explain_hit(db, query, asked, hit.abstract.id, options.ranking);
     results.hits.push_back(std::move(hit));
   }
 }
@@ -342,7 +348,7 @@ SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOp
       }
       results.expansions.push_back(line);
     }
-    fill_hits(db, stored, query, mset, options, results);
+    fill_hits(db, stored, query, query, mset, options, results);
     return results;
   });
 }
@@ -358,38 +364,43 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
     const bool plain = options.syntax == QuerySyntax::kPlainText;
     SearchResults results;
     // Runs `q`; its expansion notes go to `notes` (for --explain).
+    // Runs `q`: the query as asked, as ranked, and its matches.
+    struct Run {
+      Xapian::Query asked, query;
+      Xapian::MSet mset;
+    };
     auto run = [&](std::string_view q, std::vector<std::string>& notes) {
       auto* keep = options.explain ? &notes : nullptr;
-      Xapian::Query query = plain ? parser.parse_plain(q, keep) : parser.parse(q, keep);
-      query = rank(db, query, plain, options.ranking, keep);
+      Run r;
+      r.asked = plain ? parser.parse_plain(q, keep) : parser.parse(q, keep);
+      r.query = rank(db, r.asked, plain, options.ranking, keep);
       Xapian::Enquire enquire(db);
-      enquire.set_query(query);
+      enquire.set_query(r.query);
       enquire.set_weighting_scheme(bm25(options.ranking));
-      Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(options.offset),
-                                           static_cast<Xapian::doccount>(options.limit));
-      return std::pair{query, mset};
+      r.mset = enquire.get_mset(static_cast<Xapian::doccount>(options.offset),
+                                static_cast<Xapian::doccount>(options.limit));
+      return r;
     };
-    auto [query, mset] = run(text, results.expansions);
+    Run ran = run(text, results.expansions);
     if (!plain) results.suggestion = query::correct_query(db, text, analyzer);
-    if (mset.empty() && options.correct_spelling && !results.suggestion.empty()) {
+    if (ran.mset.empty() && options.correct_spelling && !results.suggestion.empty()) {
       std::vector<std::string> notes;
-      auto [corrected_query, corrected_mset] = run(results.suggestion, notes);
-      if (!corrected_mset.empty()) {
-        query = corrected_query;
-        mset = corrected_mset;
+      Run corrected = run(results.suggestion, notes);
+      if (!corrected.mset.empty()) {
+        ran = std::move(corrected);
         results.expansions = std::move(notes);  // explain the query whose hits are shown
         results.corrected = true;
       }
     }
     if (options.explain) {
-      results.parsed = query.get_description();
+      results.parsed = ran.query.get_description();
       if (results.corrected) {
         results.expansions.push_back("spelling: nothing found, searched for \"" + results.suggestion + "\" instead");
       } else if (!results.suggestion.empty()) {
         results.expansions.push_back("spelling: did you mean \"" + results.suggestion + "\"?");
       }
     }
-    fill_hits(db, stored, query, mset, options, results);
+    fill_hits(db, stored, ran.query, ran.asked, ran.mset, options, results);
     return results;
   });
 }

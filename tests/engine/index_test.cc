@@ -251,6 +251,27 @@ TEST_F(CorpusIndex, SparseAttentionRanksTheAbstractSayingItMostFirst) {
   EXPECT_EQ(first.rank, 1u);
 }
 
+// --explain's per-term weights add up to the score, with title: terms and with
+// the opt-in query-time title boost (whose explanation once scaled every title
+// term by title_weight, user's title: words included).
+TEST_F(CorpusIndex, ExplanationWeightsAddUpToTheScore) {
+  auto index = Index::open(index_dir());
+  for (double title_weight : {0.0, 0.5}) {
+    for (const char* query : {"sparse attention", "title:attention sparse", "title:attention"}) {
+      SearchOptions options;
+      options.explain = true;
+      options.ranking.title_weight = title_weight;
+      auto results = index.search(query, options);
+      ASSERT_FALSE(results.hits.empty()) << query;
+      for (const Hit& hit : results.hits) {
+        double sum = 0;
+        for (const auto& w : hit.explanation) sum += w.weight;
+        EXPECT_NEAR(sum, hit.score, 1e-6) << query << " with title weight " << title_weight;
+      }
+    }
+  }
+}
+
 TEST_F(CorpusIndex, PhraseMatchesInflections) {
   // The corpus says "large language model" (singular) somewhere; the phrase
   // "large language models" must find it, since phrases match stems.

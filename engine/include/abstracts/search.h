@@ -61,9 +61,10 @@ struct SearchOptions {
 
 // One query term's part in a hit's score (SearchOptions::explain).
 struct TermWeight {
-  std::string term;   // index term, folded and stemmed ("attent"); "title:attent" for
-                      // the title boost (RankingOptions::title_weight)
-  double weight = 0;  // its BM25 weight in this abstract on its own (title: scaled)
+  std::string term;   // index term, folded and stemmed ("attent"); "title:attent" for a
+                      // title word (title:, or RankingOptions::title_weight's boost)
+  double weight = 0;  // its part of the hit's score: its BM25 weight in this abstract,
+                      // times the boost for a boosted title word
 };
 
 // A byte range [begin, end) of Snippet::text that matched the query.
