@@ -145,8 +145,11 @@ class BatchQueue {
 // One worker of a bulk build: analyses batches into its own shard database.
 class ShardWorker {
  public:
+  // A shard is scratch: a crash discards the whole build, so its commits need not
+  // reach the disk (no fsync); the merged generation is synced as usual.
   explicit ShardWorker(fs::path path)
-      : path_(std::move(path)), db_(path_.string(), Xapian::DB_CREATE | Xapian::DB_BACKEND_GLASS) {}
+      : path_(std::move(path)),
+        db_(path_.string(), Xapian::DB_CREATE | Xapian::DB_BACKEND_GLASS | Xapian::DB_NO_SYNC) {}
 
   void run(BatchQueue& queue) {
     try {
