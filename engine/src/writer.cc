@@ -96,6 +96,17 @@ std::vector<fs::path> files_below(const fs::path& dir) {
   return files;
 }
 
+// The bytes of `files` on disk, for progress.
+std::uint64_t bytes_of(const std::vector<fs::path>& files) {
+  std::uint64_t total = 0;
+  std::error_code ec;
+  for (const auto& f : files) {
+    auto size = fs::file_size(f, ec);
+    if (!ec) total += size;
+  }
+  return total;
+}
+
 // The records of one file, with what every abstract of the file shares.
 struct Batch {
   std::string source;  // absolute path
@@ -216,16 +227,17 @@ struct Writer::Impl {
   }
 
   // The file's state if it is indexed and unchanged (same size and mtime, or
-  // the same content); nullopt if it needs indexing. Records a touched file's
-  // new time so the next run skips it on the cheap check.
+  // the same content); nullopt if it needs indexing, with `now` its current
+  // state, hash included. Records a touched file's new time so the next run
+  // skips it on the cheap check.
   std::optional<schema::FileState> unchanged(const fs::path& file, const std::string& abs,
                                              schema::FileState& now) {
     now = file_state(file);
     schema::FileState before;
-    if (!schema::decode(db.get_metadata(file_key(abs)), before)) return std::nullopt;
-    if (before.size == now.size && before.mtime_ns == now.mtime_ns) return before;
+    const bool known = schema::decode(db.get_metadata(file_key(abs)), before);
+    if (known && before.size == now.size && before.mtime_ns == now.mtime_ns) return before;
     now.hash = hash_file(file);
-    if (before.hash != now.hash) return std::nullopt;
+    if (!known || before.hash != now.hash) return std::nullopt;
     now.abstracts = before.abstracts;
     db.set_metadata(file_key(abs), schema::encode(now));
     db.commit();
@@ -244,7 +256,6 @@ struct Writer::Impl {
       report.abstracts = before->abstracts;
       return report;
     }
-    if (now.hash == 0) now.hash = hash_file(file);
 
     auto reader = indexer::Reader::open(file);
     std::vector<std::pair<Abstract, bool>> abstracts;
@@ -325,12 +336,11 @@ struct Writer::Impl {
       bulk_build(files, options, fail);
     } else {
       IndexProgress progress;
-      std::error_code ec;
-      for (const auto& f : files) progress.bytes_total += fs::file_size(f, ec);
+      progress.bytes_total = bytes_of(files);
       for (const auto& f : files) {
         try {
           FileReport report = xapian_try(dir, [&] { return index_file(f); });
-          progress.bytes_done += fs::file_size(f, ec);
+          progress.bytes_done += bytes_of({f});
           progress.abstracts += report.abstracts;
           if (options.on_file) options.on_file(report);
           if (options.on_progress) options.on_progress(progress);
@@ -384,8 +394,7 @@ struct Writer::Impl {
     std::vector<std::pair<std::string, schema::FileState>> indexed;
     std::vector<std::string> failed_files;
     IndexProgress progress;
-    std::error_code ec;
-    for (const auto& f : files) progress.bytes_total += fs::file_size(f, ec);
+    progress.bytes_total = bytes_of(files);
     std::uint64_t next_report = kProgressEvery;
     std::exception_ptr reading_error;
     auto dictionary = std::make_shared<const std::string>();
