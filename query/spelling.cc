@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "engine/analysis/stop_words.h"
-#include "engine/compression.h"
 #include "engine/schema.h"
 
 namespace abstracts::query {
@@ -33,11 +32,10 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t ma
 }
 
 // How `term` is written in some abstract that has it, folded ("attent" -> "attention").
-std::string surface_of(const Xapian::Database& db, const std::string& term,
-                       const analysis::Analyzer& analyzer) {
+std::string surface_of(const Xapian::Database& db, const compression::Decompressor& stored,
+                       const std::string& term, const analysis::Analyzer& analyzer) {
   auto it = db.postlist_begin(term);
   if (it == db.postlist_end(term)) return {};
-  compression::Decompressor stored(schema::dictionary_of(db));  // rare: only for a suggestion
   Abstract a = schema::decode(stored.decompress(db.get_document(*it).get_value(schema::kStoredSlot)));
   for (const std::string* text : {&a.title, &a.text}) {
     for (const auto& t : analyzer.tokenize(*text)) {
@@ -74,8 +72,8 @@ bool is_operator(std::string_view w) {
 
 }  // namespace
 
-std::string suggest_word(const Xapian::Database& db, const std::string& folded_word,
-                         const analysis::Analyzer& analyzer) {
+std::string suggest_word(const Xapian::Database& db, const compression::Decompressor& stored,
+                         const std::string& folded_word, const analysis::Analyzer& analyzer) {
   std::string stem = analyzer.stem(folded_word);
   if (stem.size() < 3 || db.term_exists(stem) || !schema::is_word_term(stem)) return {};
   if (analysis::is_stop_word(stem)) return {};  // left out of the index, not misspelt
@@ -107,11 +105,11 @@ std::string suggest_word(const Xapian::Database& db, const std::string& folded_w
       best_freq = freq;
     }
   }
-  return best.empty() ? std::string() : surface_of(db, best, analyzer);
+  return best.empty() ? std::string() : surface_of(db, stored, best, analyzer);
 }
 
-std::string correct_query(const Xapian::Database& db, std::string_view query,
-                          const analysis::Analyzer& analyzer) {
+std::string correct_query(const Xapian::Database& db, const compression::Decompressor& stored,
+                          std::string_view query, const analysis::Analyzer& analyzer) {
   std::string out;
   std::size_t copied = 0;
   bool changed = false;
@@ -128,7 +126,7 @@ std::string correct_query(const Xapian::Database& db, std::string_view query,
         before == '\'' || before == ':') {
       continue;
     }
-    std::string suggestion = suggest_word(db, analysis::Analyzer::fold(typed), analyzer);
+    std::string suggestion = suggest_word(db, stored, analysis::Analyzer::fold(typed), analyzer);
     if (suggestion.empty()) continue;
     out.append(query.substr(copied, tok.begin - copied));
     out += suggestion;

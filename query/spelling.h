@@ -8,6 +8,7 @@
 #include <xapian.h>
 
 #include "engine/analysis/analyzer.h"
+#include "engine/compression.h"
 
 namespace abstracts::query {
 
@@ -17,14 +18,15 @@ namespace abstracts::query {
 // stems of at most 1 for stems of up to 4 letters and 2 for longer ones, with the
 // same first letter; ties go to the more frequent term. No spelling table is
 // kept: the index's term list is the vocabulary, so it costs nothing at index
-// time and never suggests a word the index does not have.
-std::string suggest_word(const Xapian::Database& db, const std::string& folded_word,
-                         const analysis::Analyzer& analyzer);
+// time and never suggests a word the index does not have. `stored` reads the
+// index's stored abstracts (for how a word is written).
+std::string suggest_word(const Xapian::Database& db, const compression::Decompressor& stored,
+                         const std::string& folded_word, const analysis::Analyzer& analyzer);
 
 // `query` with each unknown word replaced by its suggestion (operators, field
 // names and LaTeX left alone); "" if nothing was replaced.
-std::string correct_query(const Xapian::Database& db, std::string_view query,
-                          const analysis::Analyzer& analyzer);
+std::string correct_query(const Xapian::Database& db, const compression::Decompressor& stored,
+                          std::string_view query, const analysis::Analyzer& analyzer);
 
 }  // namespace abstracts::query
 

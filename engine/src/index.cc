@@ -382,7 +382,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       return r;
     };
     Run ran = run(text, results.expansions);
-    if (!plain) results.suggestion = query::correct_query(db, text, analyzer);
+    if (!plain) results.suggestion = query::correct_query(db, stored, text, analyzer);
     if (ran.mset.empty() && options.correct_spelling && !results.suggestion.empty()) {
       std::vector<std::string> notes;
       Run corrected = run(results.suggestion, notes);

@@ -14,6 +14,8 @@
 #include "abstracts/abstract.h"
 #include "abstracts/writer.h"
 #include "engine/analysis/analyzer.h"
+#include "engine/compression.h"
+#include "engine/schema.h"
 #include "tests/support/test_support.h"
 
 namespace abstracts::query {
@@ -53,24 +55,28 @@ class Spelling : public ::testing::Test {
       writer.commit();
     }
     db_ = new Xapian::Database(dir_->path().string());
+    stored_ = new compression::Decompressor(schema::dictionary_of(*db_));
   }
   static void TearDownTestSuite() {
+    delete stored_;
     delete db_;
     delete dir_;
   }
 
-  std::string suggest(const std::string& word) const { return suggest_word(*db_, word, analyzer_); }
+  std::string suggest(const std::string& word) const { return suggest_word(*db_, *stored_, word, analyzer_); }
   std::string correct(std::string_view query) const {
-    return correct_query(*db_, query, analyzer_);
+    return correct_query(*db_, *stored_, query, analyzer_);
   }
 
   static TempDir* dir_;
   static Xapian::Database* db_;
+  static compression::Decompressor* stored_;
   analysis::Analyzer analyzer_;
 };
 
 TempDir* Spelling::dir_ = nullptr;
 Xapian::Database* Spelling::db_ = nullptr;
+compression::Decompressor* Spelling::stored_ = nullptr;
 
 TEST_F(Spelling, TheIndexHasTheWordsTheTestsAssume) {
   for (const char* term : {"spars", "attent", "agent", "model", "mice", "card", "cart"}) {
