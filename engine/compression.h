@@ -2,7 +2,7 @@
 // index's own abstracts. One abstract is a kilobyte or two, too little for a
 // compressor to learn from; the dictionary holds what abstracts share (words,
 // phrasing, the source path): 506 bytes per arXiv abstract against 711 with
-// Xapian's zlib (docs/performance.md).
+// zlib alone (docs/performance.md).
 #ifndef ABSTRACTS_ENGINE_COMPRESSION_H_
 #define ABSTRACTS_ENGINE_COMPRESSION_H_
 

@@ -9,7 +9,8 @@ namespace abstracts::compression {
 namespace {
 
 // zstd's level 3 (its default) with a dictionary: 506 bytes per arXiv abstract
-// against 711 with zlib; level 9 saves another 7% at three times the cost.
+// against 711 with zlib; level 9 saves another 7% but compresses 7x slower
+// (`zstd -b3` 160 MB/s, `-b9` 23 MB/s with the dictionary, 1,000 abstracts).
 constexpr int kLevel = 3;
 constexpr std::size_t kDictionaryBytes = 64 * 1024;
 
