@@ -15,14 +15,14 @@ namespace abstracts::schema {
 
 // Bumped whenever analysis or layout changes, so an old index is rebuilt
 // instead of silently answering with drifted terms.
-inline constexpr std::string_view kSchemaVersion = "5";
+inline constexpr std::string_view kSchemaVersion = "6";
 inline constexpr std::string_view kSchemaKey = "abstracts:schema";
 // The zstd dictionary the stored abstracts are compressed with (engine/compression.h);
 // absent when the index has none.
 inline constexpr std::string_view kDictionaryKey = "abstracts:dictionary";
 
-// Body text: unprefixed, stemmed terms with positions (phrases match inflections),
-// stop words left out (analysis/stop_words.h); a title word's wdf counts it 3 times.
+// Body text: unprefixed, stemmed terms (phrases match inflections), their
+// positions in kPositionsSlot (engine/positions.h), stop words left out (analysis/stop_words.h); a title word's wdf counts it 3 times.
 // Boolean and field terms (Xapian's convention: upper-case prefixes):
 inline constexpr std::string_view kIdPrefix = "Q";      // Q<id>, unique
 inline constexpr std::string_view kTitlePrefix = "S";   // S<term> for words of the title
@@ -45,6 +45,8 @@ inline constexpr Xapian::valueno kYearSlot = 0;
 // the document data, which Xapian would try to compress with zlib again; values
 // are also stored in chunks of many documents, with less overhead per document.
 inline constexpr Xapian::valueno kStoredSlot = 1;
+// The body terms' positions, for phrases, NEAR and ADJ: positions::encode().
+inline constexpr Xapian::valueno kPositionsSlot = 2;
 
 // Metadata key under which a source file's state is kept ("file:" + absolute path).
 inline constexpr std::string_view kFileKeyPrefix = "file:";

@@ -4,6 +4,7 @@
 
 #include "engine/analysis/acronyms.h"
 #include "engine/analysis/stop_words.h"
+#include "engine/positions.h"
 #include "engine/schema.h"
 
 namespace abstracts::indexer {
@@ -37,17 +38,24 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text,
                                const analysis::Analyzer& analyzer, const compression::Compressor& compressor) {
   using namespace schema;
   Xapian::Document doc;
+  std::vector<positions::Posting> postings;
   Xapian::termpos offset = 0;
   for (const auto& t : analyzer.tokenize(a.title)) {
     if (!title_in_text) offset = t.position + kTitleGap;
     if (analysis::is_stop_word(t.term)) continue;
     doc.add_term(std::string(kTitlePrefix) + t.term);
-    if (!title_in_text) doc.add_posting(t.term, t.position);
+    if (!title_in_text) {
+      doc.add_term(t.term);
+      postings.emplace_back(t.term, t.position);
+    }
     doc.add_term(t.term, kTitleExtraWdf);
   }
   for (const auto& t : analyzer.tokenize(a.text)) {
-    if (!analysis::is_stop_word(t.term)) doc.add_posting(t.term, offset + t.position);
+    if (analysis::is_stop_word(t.term)) continue;
+    doc.add_term(t.term);
+    postings.emplace_back(t.term, offset + t.position);
   }
+  if (!postings.empty()) doc.add_value(kPositionsSlot, positions::encode(std::move(postings)));
 
   doc.add_boolean_term(id_term(a.id));
   if (!a.venue.empty()) doc.add_boolean_term(std::string(kVenuePrefix) + analysis::Analyzer::fold(a.venue));

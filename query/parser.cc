@@ -12,6 +12,7 @@
 #include "engine/analysis/stop_words.h"
 #include "engine/schema.h"
 #include "query/acronym_table.h"
+#include "query/positional.h"
 
 namespace abstracts::query {
 namespace {
@@ -216,19 +217,18 @@ Xapian::Query combine(Xapian::Query::op op, const std::vector<Xapian::Query>& pa
 
 // The words of a phrase, one after another. Stop words are not in the index, so
 // they become gaps: "state of the art" finds state and art up to two words apart,
-// in that order. Empty when every word is a stop word.
-Xapian::Query phrase_or_term(const std::vector<std::string>& terms) {
-  std::vector<std::string> kept;
+// in that order. No terms when every word is a stop word.
+Words phrase_words(const std::vector<std::string>& terms) {
+  Words out;
   std::size_t first = 0, last = 0;
   for (std::size_t i = 0; i < terms.size(); ++i) {
     if (analysis::is_stop_word(terms[i])) continue;
-    if (kept.empty()) first = i;
+    if (out.terms.empty()) first = i;
     last = i;
-    kept.push_back(terms[i]);
+    out.terms.push_back(terms[i]);
   }
-  if (kept.empty()) return Xapian::Query();
-  if (kept.size() == 1) return Xapian::Query(kept[0]);
-  return Xapian::Query(Xapian::Query::OP_PHRASE, kept.begin(), kept.end(), last - first + 1);
+  out.window = static_cast<Xapian::termcount>(last - first + 1);
+  return out;
 }
 
 int capitals(std::string_view w) {
@@ -441,8 +441,8 @@ class Grammar {
     }
     // Xapian's window spans the words themselves: n positions apart means a
     // window of n + (words - 1).
-    auto op = kind == Kind::kNear ? Xapian::Query::OP_NEAR : Xapian::Query::OP_PHRASE;
-    return Expr(Xapian::Query(op, terms.begin(), terms.end(), distance + terms.size() - 1));
+    auto order = kind == Kind::kNear ? WordOrder::kAny : WordOrder::kAsWritten;
+    return Expr(words_query({order, terms, static_cast<Xapian::termcount>(distance + terms.size() - 1)}));
   }
 
   std::string single_term(const Lexeme& lx) {
@@ -505,28 +505,30 @@ class Grammar {
       if (analysis::is_stop_word(t.term)) stop_word(t.term);
     }
     note_stems(typed, tokens);
-    Xapian::Query base = phrase_or_term(terms);
-    if (ctx_.acronyms == nullptr) return base;
-    std::vector<Xapian::Query> alternatives{base};
+    Words base = phrase_words(terms);
+    if (base.terms.empty()) return Xapian::Query();
+    if (ctx_.acronyms == nullptr) return words_query(base);
+    std::vector<Words> alternatives{base};
     if (terms.size() == 1 && capitals(typed) >= 2) {
       if (const auto* a = ctx_.acronyms->find_short(terms[0])) {
         std::vector<std::string> used;
         for (const auto& lf : a->long_forms) {
           if (!lf.used) continue;
-          alternatives.push_back(phrase_or_term(lf.terms));
+          Words long_form = phrase_words(lf.terms);
+          if (!long_form.terms.empty()) alternatives.push_back(std::move(long_form));
           used.push_back("\"" + lf.surface + "\"");
         }
         if (!used.empty()) note("acronym: " + typed + " also matches " + join(used, ", "));
       }
     } else if (terms.size() > 1) {
       for (const auto* a : ctx_.acronyms->find_long(terms)) {
-        alternatives.emplace_back(a->term);
+        alternatives.push_back({WordOrder::kAsWritten, {a->term}, 1});
         note("acronym: \"" + typed + "\" also matches " + a->surface);
       }
     }
-    if (alternatives.size() == 1) return base;
+    if (alternatives.size() == 1) return words_query(base);
     // One concept, several spellings: rank them as one term.
-    return Xapian::Query(Xapian::Query::OP_SYNONYM, alternatives.begin(), alternatives.end());
+    return synonym_query(alternatives);
   }
 
   void note_stems(const std::string& typed, const std::vector<analysis::Token>& tokens) {

@@ -15,6 +15,7 @@
 #include "engine/xapian_errors.h"
 #include "query/acronym_table.h"
 #include "query/parser.h"
+#include "query/positional.h"
 #include "query/snippet.h"
 #include "query/spelling.h"
 #include "query/stopwords.h"
@@ -340,7 +341,7 @@ SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOp
     Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(options.offset),
                                          static_cast<Xapian::doccount>(options.limit));
     if (options.explain) {
-      results.parsed = query.get_description();
+      results.parsed = query::describe(query);
       std::string line = "similar: by";
       for (const auto& c : chosen) {
         line += ' ';
@@ -393,7 +394,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       }
     }
     if (options.explain) {
-      results.parsed = ran.query.get_description();
+      results.parsed = query::describe(ran.query);
       if (results.corrected) {
         results.expansions.push_back("spelling: nothing found, searched for \"" + results.suggestion + "\" instead");
       } else if (!results.suggestion.empty()) {

@@ -29,6 +29,7 @@
 #include "engine/analysis/analyzer.h"
 #include "query/acronym_table.h"
 #include "query/parser.h"
+#include "query/positional.h"
 #include "tests/support/test_support.h"
 
 namespace abstracts::query {
@@ -55,7 +56,7 @@ void PrintTo(const ErrorCase& c, std::ostream* os) { *os << '`' << c.query << '`
 void expect_error(const ErrorCase& c, const analysis::Analyzer& analyzer,
                   ParserContext context = {}) {
   try {
-    std::string got = Parser(analyzer, context).parse(c.query).get_description();
+    std::string got = abstracts::query::describe(Parser(analyzer, context).parse(c.query));
     ADD_FAILURE() << "query `" << c.query << "` parsed as " << got << ", expected QueryError";
   } catch (const QueryError& e) {
     EXPECT_EQ(e.column(), c.column) << "query `" << c.query << "`: " << e.what();
@@ -70,7 +71,7 @@ void expect_error(const ErrorCase& c, const analysis::Analyzer& analyzer,
 
 std::string describe(std::string_view query) {
   analysis::Analyzer analyzer;
-  return Parser(analyzer).parse(query).get_description();
+  return abstracts::query::describe(Parser(analyzer).parse(query));
 }
 
 class SyntaxGolden : public ::testing::TestWithParam<GoldenCase> {};
@@ -328,7 +329,7 @@ class IndexedParser : public ::testing::Test {
     context.db = db_;
     context.acronyms = table_;
     context.max_wildcard_terms = max_wildcard_terms;
-    return Parser(*analyzer_, context).parse(query, notes).get_description();
+    return abstracts::query::describe(Parser(*analyzer_, context).parse(query, notes));
   }
 
   static TempDir* dir_;

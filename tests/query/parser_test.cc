@@ -3,6 +3,7 @@
 // in query/parser.h; terms are what the shared analyzer makes of each word
 // (folded, then stemmed with the English Snowball stemmer: "large" -> "larg").
 #include "query/parser.h"
+#include "query/positional.h"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +18,7 @@ namespace {
 
 std::string describe(std::string_view query) {
   analysis::Analyzer analyzer;
-  return Parser(analyzer).parse(query).get_description();
+  return abstracts::query::describe(Parser(analyzer).parse(query));
 }
 
 struct GoldenCase {

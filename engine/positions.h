@@ -1,0 +1,40 @@
+// Word positions kept in a value of each document (schema::kPositionsSlot), not
+// in Xapian's position table. Glass keeps one B-tree item per (term, abstract)
+// there, about 17 bytes each before the positions themselves: 207 of an arXiv
+// index's 394 MB (docs/performance.md). Here an abstract's positions are one
+// value of a few hundred bytes: each word is a short hash, unique within the
+// abstract, and its positions as varint deltas.
+//
+// A hash names a word only among the abstract's own words, so a lookup is exact
+// for a word the abstract has; callers make sure it has it (a phrase's words are
+// ANDed, query/positional.h). For any other word a lookup may find a stranger's
+// positions.
+#ifndef ABSTRACTS_ENGINE_POSITIONS_H_
+#define ABSTRACTS_ENGINE_POSITIONS_H_
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <xapian.h>
+
+namespace abstracts::positions {
+
+// One word (a body term) at one position.
+using Posting = std::pair<std::string, Xapian::termpos>;
+
+// The value for an abstract with these postings (in any order; a word may repeat).
+// Picks the shortest hash (2, 3 or 4 bytes) and a seed under which the abstract's
+// words do not collide; an abstract with too many words for that keys each entry
+// by the word itself.
+std::string encode(std::vector<Posting> postings);
+
+// Appends the positions of `term` in the abstract whose value is `value`, in
+// increasing order, to `out` (cleared first). False when the value has no entry
+// for its hash. Throws CorruptIndex when the value cannot be read.
+bool find(std::string_view value, std::string_view term, std::vector<Xapian::termpos>& out);
+
+}  // namespace abstracts::positions
+
+#endif  // ABSTRACTS_ENGINE_POSITIONS_H_

@@ -1,0 +1,149 @@
+#include "engine/positions.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <unordered_set>
+
+#include "abstracts/error.h"
+
+namespace abstracts::positions {
+namespace {
+
+// Layout: [width][seed] then one entry per word:
+//   width 2-4: [hash, `width` bytes little-endian][varint byte count][positions]
+//   width 0:   [varint length][the word][varint byte count][positions]
+// Positions: the first, then the differences, as varints.
+constexpr int kFullWord = 0;
+constexpr int kSeedsPerWidth = 64;
+
+std::uint32_t hash(std::string_view term, unsigned seed, int width) {
+  // FNV-1a, then murmur3's finaliser so every byte of the result mixes all input.
+  std::uint32_t h = 2166136261u ^ (seed * 0x9e3779b1u);
+  for (unsigned char c : term) {
+    h ^= c;
+    h *= 16777619u;
+  }
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+  return width == 4 ? h : h & ((1u << (8 * width)) - 1);
+}
+
+void put_varint(std::string& out, std::uint32_t v) {
+  while (v >= 0x80) {
+    out += static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  out += static_cast<char>(v);
+}
+
+[[noreturn]] void corrupt() { throw CorruptIndex("a document's word positions cannot be read"); }
+
+std::uint32_t get_varint(std::string_view v, std::size_t& at) {
+  std::uint32_t out = 0;
+  for (int shift = 0; shift < 35; shift += 7) {
+    if (at >= v.size()) corrupt();
+    const auto byte = static_cast<unsigned char>(v[at++]);
+    out |= static_cast<std::uint32_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) return out;
+  }
+  corrupt();
+}
+
+// A width and seed under which no two of `words` share a hash; {0, 0} if none.
+std::pair<int, unsigned> choose_hash(const std::vector<std::string_view>& words) {
+  std::unordered_set<std::uint32_t> seen;
+  for (int width = 2; width <= 4; ++width) {
+    for (unsigned seed = 0; seed < kSeedsPerWidth; ++seed) {
+      seen.clear();
+      bool unique = true;
+      for (auto w : words) {
+        if (!seen.insert(hash(w, seed, width)).second) {
+          unique = false;
+          break;
+        }
+      }
+      if (unique) return {width, seed};
+    }
+  }
+  return {kFullWord, 0};
+}
+
+}  // namespace
+
+std::string encode(std::vector<Posting> postings) {
+  std::sort(postings.begin(), postings.end());
+  std::vector<std::string_view> words;
+  for (const auto& p : postings) {
+    if (words.empty() || words.back() != p.first) words.push_back(p.first);
+  }
+  const auto [width, seed] = choose_hash(words);
+  std::string out;
+  out += static_cast<char>(width);
+  out += static_cast<char>(seed);
+  std::string deltas;
+  for (std::size_t i = 0; i < postings.size();) {
+    const std::string& word = postings[i].first;
+    deltas.clear();
+    Xapian::termpos last = 0;
+    for (; i < postings.size() && postings[i].first == word; ++i) {
+      if (!deltas.empty() && postings[i].second == last) continue;  // the same word twice at one position
+      put_varint(deltas, postings[i].second - last);
+      last = postings[i].second;
+    }
+    if (width == kFullWord) {
+      put_varint(out, static_cast<std::uint32_t>(word.size()));
+      out += word;
+    } else {
+      const std::uint32_t h = hash(word, seed, width);
+      for (int b = 0; b < width; ++b) out += static_cast<char>((h >> (8 * b)) & 0xff);
+    }
+    put_varint(out, static_cast<std::uint32_t>(deltas.size()));
+    out += deltas;
+  }
+  return out;
+}
+
+bool find(std::string_view value, std::string_view term, std::vector<Xapian::termpos>& out) {
+  out.clear();
+  if (value.size() < 2) return false;
+  const int width = static_cast<unsigned char>(value[0]);
+  const unsigned seed = static_cast<unsigned char>(value[1]);
+  if (width != kFullWord && (width < 2 || width > 4)) corrupt();
+  const std::uint32_t wanted = width == kFullWord ? 0 : hash(term, seed, width);
+  std::size_t at = 2;
+  while (at < value.size()) {
+    bool match;
+    if (width == kFullWord) {
+      const std::size_t length = get_varint(value, at);
+      if (length > value.size() - at) corrupt();
+      match = value.substr(at, length) == term;
+      at += length;
+    } else {
+      if (value.size() - at < static_cast<std::size_t>(width)) corrupt();
+      std::uint32_t h = 0;
+      for (int b = 0; b < width; ++b) h |= static_cast<std::uint32_t>(static_cast<unsigned char>(value[at + b])) << (8 * b);
+      at += static_cast<std::size_t>(width);
+      match = h == wanted;
+    }
+    const std::size_t bytes = get_varint(value, at);
+    if (bytes > value.size() - at) corrupt();
+    if (!match) {
+      at += bytes;
+      continue;
+    }
+    const std::string_view deltas = value.substr(at, bytes);
+    std::size_t d = 0;
+    Xapian::termpos pos = 0;
+    while (d < deltas.size()) {
+      pos += get_varint(deltas, d);
+      out.push_back(pos);
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace abstracts::positions
