@@ -1,0 +1,68 @@
+// Word positions kept in a value per abstract (engine/positions.h).
+#include "engine/positions.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "abstracts/error.h"
+
+namespace abstracts {
+namespace {
+
+using Positions = std::vector<Xapian::termpos>;
+
+Positions find(const std::string& value, const std::string& term) {
+  Positions out;
+  EXPECT_TRUE(positions::find(value, term, out)) << term;
+  return out;
+}
+
+TEST(Positions, RoundTripInOrderWhateverTheInputOrder) {
+  const std::string value = positions::encode(
+      {{"model", 9}, {"larg", 1}, {"model", 3}, {"languag", 2}, {"model", 300}, {"larg", 1}});
+  EXPECT_EQ(find(value, "larg"), (Positions{1}));  // the same position twice counts once
+  EXPECT_EQ(find(value, "languag"), (Positions{2}));
+  EXPECT_EQ(find(value, "model"), (Positions{3, 9, 300}));
+}
+
+TEST(Positions, ShortHashesWhileTheyAreUnique) {
+  const std::string value = positions::encode({{"sparse", 1}, {"attent", 2}});
+  EXPECT_EQ(value[0], 2);  // two-byte hashes
+  EXPECT_LT(value.size(), 16u);
+}
+
+// 3,000 words cannot all have distinct 16-bit hashes under any of the seeds
+// tried, so the value takes longer ones; every word still finds its own positions.
+TEST(Positions, ManyWordsTakeLongerHashes) {
+  std::vector<positions::Posting> postings;
+  for (Xapian::termpos i = 0; i < 3000; ++i) {
+    postings.emplace_back("w" + std::to_string(i), i + 1);
+    postings.emplace_back("w" + std::to_string(i), i + 5000);
+  }
+  const std::string value = positions::encode(postings);
+  EXPECT_GE(value[0], 3);
+  for (Xapian::termpos i = 0; i < 3000; ++i) {
+    EXPECT_EQ(find(value, "w" + std::to_string(i)), (Positions{i + 1, i + 5000}));
+  }
+}
+
+TEST(Positions, AnAbstractWithNoWordsHasNoEntries) {
+  Positions out{7};
+  EXPECT_FALSE(positions::find(positions::encode({}), "model", out));
+  EXPECT_TRUE(out.empty());
+  EXPECT_FALSE(positions::find("", "model", out));
+}
+
+TEST(Positions, ADamagedValueIsACorruptIndex) {
+  const std::string value = positions::encode({{"a", 1}, {"b", 200}, {"b", 90000}});
+  Positions out;
+  EXPECT_THROW(positions::find(value.substr(0, value.size() - 1), "b", out), CorruptIndex);
+  std::string bad_width = value;
+  bad_width[0] = 7;
+  EXPECT_THROW(positions::find(bad_width, "a", out), CorruptIndex);
+}
+
+}  // namespace
+}  // namespace abstracts
