@@ -203,6 +203,8 @@ struct Expr {
   Xapian::Query q;
   bool boolean = false;
   std::string field;
+  // Position checks `q` cannot match without (PositionChecks may defer them).
+  std::vector<PositionCheckRef> required;
 };
 
 Xapian::Query combine(Xapian::Query::op op, const std::vector<Xapian::Query>& parts) {
@@ -249,7 +251,7 @@ class Grammar {
           std::vector<std::string>* notes)
       : lx_(std::move(lexemes)), analyzer_(analyzer), ctx_(ctx), notes_(notes) {}
 
-  Xapian::Query parse() {
+  Xapian::Query parse(PositionChecks* deferred) {
     if (peek().kind == Kind::kEnd) throw QueryError("empty query", 1, "give at least one word to search for");
     Expr e = sequence();
     if (peek().kind == Kind::kClose) {
@@ -257,6 +259,9 @@ class Grammar {
                        "remove it or add the matching '('");
     }
     if (e.q.empty()) no_searchable_words();
+    if (deferred != nullptr) {
+      for (const auto& check : e.required) deferred->defer(check);
+    }
     return e.q;
   }
 
@@ -314,6 +319,7 @@ class Grammar {
   Expr sequence() {
     std::vector<Xapian::Query> must, should, must_not;
     std::map<std::string, std::vector<Xapian::Query>> filters;
+    std::vector<PositionCheckRef> required_checks, should_checks;
     while (peek().kind != Kind::kEnd && peek().kind != Kind::kClose) {
       const Lexeme& first = peek();
       if (!starts_operand(first.kind) && first.kind != Kind::kPlus && first.kind != Kind::kMinus &&
@@ -334,8 +340,12 @@ class Grammar {
         filters[e.field].push_back(e.q);
       } else {
         (modifier == Kind::kPlus ? must : should).push_back(e.q);
+        auto& checks = modifier == Kind::kPlus ? required_checks : should_checks;
+        checks.insert(checks.end(), e.required.begin(), e.required.end());
       }
     }
+    // An optional clause is required only when it is the one positive clause.
+    if (must.empty() && should.size() == 1) required_checks = should_checks;
     Xapian::Query positive;
     Xapian::Query required = combine(Xapian::Query::OP_AND, must);
     Xapian::Query optional = combine(Xapian::Query::OP_OR, should);
@@ -365,6 +375,7 @@ class Grammar {
       positive = Xapian::Query(Xapian::Query::OP_AND_NOT, positive, excluded);
     }
     out.q = positive;
+    out.required = required_checks;
     return out;
   }
 
@@ -417,7 +428,12 @@ class Grammar {
     } else {
       q = Xapian::Query(op, a.q, b.q);
     }
-    return Expr(q, a.boolean && b.boolean, a.field == b.field ? a.field : "");
+    Expr out(q, a.boolean && b.boolean, a.field == b.field ? a.field : "");
+    if (op == Xapian::Query::OP_AND) {  // both sides must match
+      out.required = a.required;
+      out.required.insert(out.required.end(), b.required.begin(), b.required.end());
+    }
+    return out;
   }
 
   // a NEAR/n b NEAR/n c: the words all within n positions of each other (ADJ: in order).
@@ -442,7 +458,10 @@ class Grammar {
     // Xapian's window spans the words themselves: n positions apart means a
     // window of n + (words - 1).
     auto order = kind == Kind::kNear ? WordOrder::kAny : WordOrder::kAsWritten;
-    return Expr(words_query({order, terms, static_cast<Xapian::termcount>(distance + terms.size() - 1)}));
+    auto group = words_query({order, terms, static_cast<Xapian::termcount>(distance + terms.size() - 1)});
+    Expr out(group.query);
+    if (group.check != nullptr) out.required.push_back(group.check);
+    return out;
   }
 
   std::string single_term(const Lexeme& lx) {
@@ -481,9 +500,9 @@ class Grammar {
       }
       case Kind::kWord:
         if (lx.text.size() > 1 && lx.text.back() == '*') return Expr(wildcard(lx, ""));
-        return Expr(words(lx.text));
+        return words(lx.text);
       case Kind::kPhrase:
-        return Expr(words(lx.text));
+        return words(lx.text);
       case Kind::kField:
         return field(lx);
       case Kind::kClose:
@@ -496,9 +515,9 @@ class Grammar {
 
   // A word or phrase as typed: cleaned like abstract text, analysed, and expanded
   // with learned acronyms. Several terms make a phrase ("text-only").
-  Xapian::Query words(const std::string& typed) {
+  Expr words(const std::string& typed) {
     auto tokens = analyzer_.tokenize(display_text(typed));
-    if (tokens.empty()) return Xapian::Query();
+    if (tokens.empty()) return Expr();
     std::vector<std::string> terms;
     for (const auto& t : tokens) {
       terms.push_back(t.term);
@@ -506,8 +525,13 @@ class Grammar {
     }
     note_stems(typed, tokens);
     Words base = phrase_words(terms);
-    if (base.terms.empty()) return Xapian::Query();
-    if (ctx_.acronyms == nullptr) return words_query(base);
+    if (base.terms.empty()) return Expr();
+    auto as_expr = [](const PositionalQuery& p) {
+      Expr out(p.query);
+      if (p.check != nullptr) out.required.push_back(p.check);
+      return out;
+    };
+    if (ctx_.acronyms == nullptr) return as_expr(words_query(base));
     std::vector<Words> alternatives{base};
     if (terms.size() == 1 && capitals(typed) >= 2) {
       if (const auto* a = ctx_.acronyms->find_short(terms[0])) {
@@ -526,9 +550,9 @@ class Grammar {
         note("acronym: \"" + typed + "\" also matches " + a->surface);
       }
     }
-    if (alternatives.size() == 1) return words_query(base);
+    if (alternatives.size() == 1) return as_expr(words_query(base));
     // One concept, several spellings: rank them as one term.
-    return synonym_query(alternatives);
+    return as_expr(synonym_query(alternatives));
   }
 
   void note_stems(const std::string& typed, const std::vector<analysis::Token>& tokens) {
@@ -666,8 +690,9 @@ class Grammar {
 
 }  // namespace
 
-Xapian::Query Parser::parse(std::string_view query, std::vector<std::string>* notes) const {
-  return Grammar(Lexer(query).run(), analyzer_, context_, notes).parse();
+Xapian::Query Parser::parse(std::string_view query, std::vector<std::string>* notes,
+                            PositionChecks* deferred) const {
+  return Grammar(Lexer(query).run(), analyzer_, context_, notes).parse(deferred);
 }
 
 Xapian::Query Parser::parse_plain(std::string_view text, std::vector<std::string>* notes) const {

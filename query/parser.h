@@ -10,6 +10,7 @@
 #include <xapian.h>
 
 #include "engine/analysis/analyzer.h"
+#include "query/positional.h"
 
 namespace abstracts::query {
 
@@ -50,8 +51,11 @@ class Parser {
       : analyzer_(analyzer), context_(context) {}
 
   // Parses `query`. If `notes` is given, appends one line for each expansion
-  // applied (stems, acronyms, wildcards), for --explain.
-  Xapian::Query parse(std::string_view query, std::vector<std::string>* notes = nullptr) const;
+  // applied (stems, acronyms, wildcards), for --explain. If `deferred` is given,
+  // the phrases and proximity groups the query cannot match without move there
+  // (query/positional.h), and the search must pass it to Enquire::get_mset.
+  Xapian::Query parse(std::string_view query, std::vector<std::string>* notes = nullptr,
+                      PositionChecks* deferred = nullptr) const;
 
   // Natural-language text, with no syntax: every term of `text` combined with
   // the default operator. Throws QueryError if `text` has no searchable words.

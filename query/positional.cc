@@ -58,12 +58,12 @@ std::string describe_words(const Words& words) {
   return out;
 }
 
-// The abstracts that have one of the spellings: each of its words, within its
-// window. Used as the filter of a query over the same words (words_query,
-// synonym_query), which does the ranking.
-class PositionFilter : public Xapian::PostingSource {
+}  // namespace
+
+// The spellings of one phrase, group or synonym, prepared for checking.
+class PositionCheck {
  public:
-  explicit PositionFilter(std::vector<Words> spellings) : spellings_(std::move(spellings)) {
+  explicit PositionCheck(std::vector<Words> spellings) : spellings_(std::move(spellings)) {
     for (const auto& s : spellings_) {
       Spelling prepared;
       std::map<std::string, unsigned> count;
@@ -80,18 +80,87 @@ class PositionFilter : public Xapian::PostingSource {
     }
   }
 
-  PositionFilter* clone() const override { return new PositionFilter(spellings_); }
+  const std::vector<Words>& spellings() const { return spellings_; }
+  // Every distinct term of every spelling.
+  const std::vector<std::string>& words() const { return words_; }
+  // Indexes into words() of spelling i's distinct terms.
+  const std::vector<std::size_t>& words_of(std::size_t i) const { return prepared_[i].words; }
+
+  // Whether spelling i's words are within its window in the abstract whose
+  // positions value is `value`. Exact when the abstract has every one of the
+  // words: a hash is unique among the abstract's own words. (For an abstract
+  // without them all, a stranger's positions may be found.)
+  bool holds(std::size_t i, std::string_view value) const {
+    const Spelling& s = prepared_[i];
+    const Words& spelling = spellings_[i];
+    if (spelling.terms.size() == 1) return true;
+    thread_local std::vector<std::vector<Xapian::termpos>> lists, ordered;
+    lists.resize(s.words.size());
+    for (std::size_t j = 0; j < s.words.size(); ++j) {
+      if (!positions::find(value, words_[s.words[j]], lists[j])) return false;
+    }
+    if (spelling.order == WordOrder::kAny) return any_order_within(lists, s.need, spelling.window);
+    ordered.resize(s.slot_of.size());
+    for (std::size_t j = 0; j < s.slot_of.size(); ++j) ordered[j] = lists[s.slot_of[j]];
+    return in_order_within(ordered, spelling.window);
+  }
+
+  // As Xapian describes OP_PHRASE, OP_NEAR and OP_SYNONYM, without the outer
+  // parentheses: "agent NEAR 3 mice", "(larg PHRASE 3 languag PHRASE 3 model) SYNONYM llm".
+  std::string describe() const {
+    if (spellings_.size() == 1) return describe_words(spellings_[0]);
+    std::string out;
+    for (const auto& s : spellings_) {
+      if (!out.empty()) out += " SYNONYM ";
+      if (s.terms.size() == 1) {
+        out += s.terms[0];
+      } else {  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "(" + string
+        out += '(';
+        out += describe_words(s);
+        out += ')';
+      }
+    }
+    return out;
+  }
+
+  // Set once a PositionChecks checks this after ranking.
+  bool deferred = false;
+
+ private:
+  struct Spelling {
+    std::vector<std::size_t> words;    // indexes into words_, distinct
+    std::vector<unsigned> need;        // how often the spelling names each
+    std::vector<std::size_t> slot_of;  // each term's place in `words`, in query order
+  };
+
+  std::size_t index_of(const std::string& term) {
+    auto at = std::find(words_.begin(), words_.end(), term);
+    if (at != words_.end()) return static_cast<std::size_t>(at - words_.begin());
+    words_.push_back(term);
+    return words_.size() - 1;
+  }
+
+  std::vector<Words> spellings_;
+  std::vector<std::string> words_;
+  std::vector<Spelling> prepared_;
+};
+
+namespace {
+
+// The abstracts that have one of the check's spellings: each of its words,
+// within its window. Used as the filter of a query over the same words
+// (words_query, synonym_query), which does the ranking.
+class PositionFilter : public Xapian::PostingSource {
+ public:
+  explicit PositionFilter(PositionCheckRef check) : check_(std::move(check)) {}
+
+  PositionFilter* clone() const override { return new PositionFilter(check_); }
 
   void init(const Xapian::Database& db) override {
     db_ = db;
     postings_.clear();
-    for (const auto& w : words_) postings_.push_back(db.postlist_begin(w));
-    termfreq_ = 0;
-    for (const auto& s : spellings_) {
-      Xapian::doccount rarest = db.get_doccount();
-      for (const auto& t : s.terms) rarest = std::min(rarest, db.get_termfreq(t));
-      termfreq_ = std::min<Xapian::doccount>(db.get_doccount(), termfreq_ + rarest);
-    }
+    for (const auto& w : check_->words()) postings_.push_back(db.postlist_begin(w));
+    doccount_ = db.get_doccount();
     values_ = db.valuestream_begin(schema::kPositionsSlot);
     last_asked_ = 0;
     current_ = 0;
@@ -99,10 +168,11 @@ class PositionFilter : public Xapian::PostingSource {
   }
 
   Xapian::doccount get_termfreq_min() const override { return 0; }
-  // At most the rarest word's abstracts (summed over spellings). Not less: the
-  // words' own posting lists should lead the match, and this only check.
-  Xapian::doccount get_termfreq_est() const override { return termfreq_; }
-  Xapian::doccount get_termfreq_max() const override { return termfreq_; }
+  // Half of the abstracts, so the match estimate halves the words' AND, as
+  // Xapian estimates a phrase; and so the words' own posting lists lead the
+  // match and this filter is only asked about the abstracts they agree on.
+  Xapian::doccount get_termfreq_est() const override { return doccount_ / 2; }
+  Xapian::doccount get_termfreq_max() const override { return doccount_; }
 
   void next(double min_wt) override { skip_to(current_ + 1, min_wt); }
 
@@ -110,8 +180,8 @@ class PositionFilter : public Xapian::PostingSource {
     if (at_end_ || did <= current_) return;
     for (;;) {
       Xapian::docid candidate = 0;
-      for (const auto& s : prepared_) {
-        const Xapian::docid d = with_every_word(s, did);
+      for (std::size_t i = 0; i < check_->spellings().size(); ++i) {
+        const Xapian::docid d = with_every_word(check_->words_of(i), did);
         if (d != 0 && (candidate == 0 || d < candidate)) candidate = d;
       }
       if (candidate == 0) {
@@ -131,35 +201,35 @@ class PositionFilter : public Xapian::PostingSource {
     return matches(did);
   }
 
+  // Whether abstract `did`, which matches the query this filter ranks with, has
+  // one of the spellings, deferred or not. For PositionChecks.
+  bool verify(Xapian::docid did) {
+    const std::size_t n = check_->spellings().size();
+    std::string value;
+    bool have_value = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      // The query's match rules out an abstract without a lone phrase's words;
+      // alternatives must make sure the abstract has this one's words.
+      if (n > 1) {
+        bool all = true;
+        for (auto k : check_->words_of(i)) all = all && next_with(k, did) == did;
+        if (!all) continue;
+      }
+      if (check_->spellings()[i].terms.size() == 1) return true;
+      if (!have_value) {
+        value = value_of(did);
+        have_value = true;
+      }
+      if (check_->holds(i, value)) return true;
+    }
+    return false;
+  }
+
   bool at_end() const override { return at_end_; }
   Xapian::docid get_docid() const override { return current_; }
-
-  // As Xapian describes OP_PHRASE, OP_NEAR and OP_SYNONYM, without the outer
-  // parentheses: "agent NEAR 3 mice", "(larg PHRASE 3 languag PHRASE 3 model) SYNONYM llm".
-  std::string get_description() const override {
-    if (spellings_.size() == 1) return describe_words(spellings_[0]);
-    std::string out;
-    for (const auto& s : spellings_) {
-      if (!out.empty()) out += " SYNONYM ";
-      out += s.terms.size() == 1 ? s.terms[0] : "(" + describe_words(s) + ")";
-    }
-    return out;
-  }
+  std::string get_description() const override { return check_->describe(); }
 
  private:
-  struct Spelling {
-    std::vector<std::size_t> words;   // indexes into words_, distinct
-    std::vector<unsigned> need;       // how often the spelling names each
-    std::vector<std::size_t> slot_of; // each term's place in `words`, in query order
-  };
-
-  std::size_t index_of(const std::string& term) {
-    auto at = std::find(words_.begin(), words_.end(), term);
-    if (at != words_.end()) return static_cast<std::size_t>(at - words_.begin());
-    words_.push_back(term);
-    return words_.size() - 1;
-  }
-
   // Calls come in increasing docid order within a match; a lower one (a new
   // match with this object) starts the iterators again.
   void rewind_for(Xapian::docid did) {
@@ -167,7 +237,7 @@ class PositionFilter : public Xapian::PostingSource {
       last_asked_ = did;
       return;
     }
-    for (std::size_t k = 0; k < words_.size(); ++k) postings_[k] = db_.postlist_begin(words_[k]);
+    for (std::size_t k = 0; k < postings_.size(); ++k) postings_[k] = db_.postlist_begin(check_->words()[k]);
     values_ = db_.valuestream_begin(schema::kPositionsSlot);
     last_asked_ = did;
   }
@@ -181,13 +251,11 @@ class PositionFilter : public Xapian::PostingSource {
     return p == Xapian::PostingIterator() ? 0 : *p;
   }
 
-  bool has(std::size_t k, Xapian::docid did) { return next_with(k, did) == did; }
-
-  // The first abstract from `did` on with every word of `s`, or 0 if none.
-  Xapian::docid with_every_word(const Spelling& s, Xapian::docid did) {
+  // The first abstract from `did` on with every one of `words`, or 0 if none.
+  Xapian::docid with_every_word(const std::vector<std::size_t>& words, Xapian::docid did) {
     for (;;) {
       Xapian::docid highest = did;
-      for (auto k : s.words) {
+      for (auto k : words) {
         const Xapian::docid d = next_with(k, did);
         if (d == 0) return 0;
         highest = std::max(highest, d);
@@ -206,49 +274,19 @@ class PositionFilter : public Xapian::PostingSource {
     return *values_;
   }
 
-  bool matches(Xapian::docid did) {
-    std::string value;
-    bool have_value = false;
-    for (std::size_t i = 0; i < prepared_.size(); ++i) {
-      const Spelling& s = prepared_[i];
-      bool all = true;
-      for (auto k : s.words) all = all && has(k, did);
-      if (!all) continue;
-      if (spellings_[i].terms.size() == 1) return true;
-      if (!have_value) {
-        value = value_of(did);
-        have_value = true;
-      }
-      // Exact: the abstract has every word, and a hash is unique among its words.
-      lists_.resize(s.words.size());
-      bool found = true;
-      for (std::size_t j = 0; j < s.words.size() && found; ++j) {
-        found = positions::find(value, words_[s.words[j]], lists_[j]);
-      }
-      if (!found) continue;
-      if (spellings_[i].order == WordOrder::kAny) {
-        if (any_order_within(lists_, s.need, spellings_[i].window)) return true;
-        continue;
-      }
-      ordered_.clear();
-      for (auto slot : s.slot_of) ordered_.push_back(lists_[slot]);
-      if (in_order_within(ordered_, spellings_[i].window)) return true;
-    }
-    return false;
-  }
+  // Deferred, the filter passes every abstract it is asked about (each has the
+  // words of a spelling, or the query would not match it): PositionChecks
+  // verifies the ones that rank high enough.
+  bool matches(Xapian::docid did) { return check_->deferred || verify(did); }
 
-  std::vector<Words> spellings_;
-  std::vector<std::string> words_;  // every distinct term of every spelling
-  std::vector<Spelling> prepared_;
-
+  PositionCheckRef check_;
   Xapian::Database db_;
-  std::vector<Xapian::PostingIterator> postings_;  // one per word
+  std::vector<Xapian::PostingIterator> postings_;  // one per word of the check
   Xapian::ValueIterator values_;
   Xapian::docid last_asked_ = 0;
-  Xapian::doccount termfreq_ = 0;
+  Xapian::doccount doccount_ = 0;
   Xapian::docid current_ = 0;
   bool at_end_ = false;
-  std::vector<std::vector<Xapian::termpos>> lists_, ordered_;
 };
 
 // What ranks `words`: its term, or the AND of its terms.
@@ -259,22 +297,45 @@ Xapian::Query ranking_query(const Words& words) {
 
 bool positional(const Words& words) { return words.terms.size() > 1; }
 
-}  // namespace
-
-Xapian::Query words_query(const Words& words) {
-  if (!positional(words)) return ranking_query(words);
-  return Xapian::Query(Xapian::Query::OP_FILTER, ranking_query(words),
-                       Xapian::Query((new PositionFilter({words}))->release()));
+Xapian::Query filtered(const Xapian::Query& ranking, const PositionCheckRef& check) {
+  return Xapian::Query(Xapian::Query::OP_FILTER, ranking, Xapian::Query((new PositionFilter(check))->release()));
 }
 
-Xapian::Query synonym_query(const std::vector<Words>& spellings) {
+}  // namespace
+
+PositionalQuery words_query(const Words& words) {
+  if (!positional(words)) return {ranking_query(words), nullptr};
+  auto check = std::make_shared<PositionCheck>(std::vector<Words>{words});
+  return {filtered(ranking_query(words), check), check};
+}
+
+PositionalQuery synonym_query(const std::vector<Words>& spellings) {
   std::vector<Xapian::Query> parts;
   for (const auto& s : spellings) parts.push_back(ranking_query(s));
   Xapian::Query synonym(Xapian::Query::OP_SYNONYM, parts.begin(), parts.end());
-  if (std::none_of(spellings.begin(), spellings.end(), positional)) return synonym;
+  if (std::none_of(spellings.begin(), spellings.end(), positional)) return {synonym, nullptr};
   // Positions are checked outside the synonym: Xapian cannot estimate a filtered
   // alternative's frequency inside one.
-  return Xapian::Query(Xapian::Query::OP_FILTER, synonym, Xapian::Query((new PositionFilter(spellings))->release()));
+  auto check = std::make_shared<PositionCheck>(spellings);
+  return {filtered(synonym, check), check};
+}
+
+PositionChecks::PositionChecks(const Xapian::Database& db) : db_(db) {}
+PositionChecks::~PositionChecks() = default;
+
+void PositionChecks::defer(const PositionCheckRef& check) {
+  if (check == nullptr) return;
+  check->deferred = true;
+  auto filter = std::make_unique<PositionFilter>(check);
+  filter->init(db_);
+  checks_.push_back(std::move(filter));
+}
+
+bool PositionChecks::operator()(const Xapian::Document& doc) const {
+  for (const auto& c : checks_) {
+    if (!static_cast<PositionFilter&>(*c).verify(doc.get_docid())) return false;
+  }
+  return true;
 }
 
 std::string describe(const Xapian::Query& query) {

@@ -4,6 +4,7 @@
 #ifndef ABSTRACTS_QUERY_POSITIONAL_H_
 #define ABSTRACTS_QUERY_POSITIONAL_H_
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,12 +24,49 @@ struct Words {
   Xapian::termcount window = 0;
 };
 
+// The position check of a phrase or proximity group, shared by the filter
+// that runs it inside a query and, once deferred, by PositionChecks.
+class PositionCheck;
+using PositionCheckRef = std::shared_ptr<PositionCheck>;
+
+// A query and the position check it carries (null for a single term).
+struct PositionalQuery {
+  Xapian::Query query;
+  PositionCheckRef check;
+};
+
 // The abstracts with `words`, ranked like the AND of its terms.
-Xapian::Query words_query(const Words& words);
+PositionalQuery words_query(const Words& words);
 
 // The abstracts with any of `spellings`, ranked as one term (Xapian's OP_SYNONYM):
 // an acronym and its long forms.
-Xapian::Query synonym_query(const std::vector<Words>& spellings);
+PositionalQuery synonym_query(const std::vector<Words>& spellings);
+
+// Position checks done after ranking. A query must match for its abstract to be
+// a hit; when it cannot match without a phrase (the phrase is ANDed, or the
+// whole query), checking that phrase can wait until an abstract's weight would
+// put it in the top hits: a Xapian::MatchDecider, which the matcher asks only
+// then. Checking every candidate in the filter instead costs ~2 us each, 40 ms
+// for "large language models" over 115k arXiv abstracts (docs/performance.md).
+// Thread-compatible: one per search, over the database it searches.
+class PositionChecks : public Xapian::MatchDecider {
+ public:
+  explicit PositionChecks(const Xapian::Database& db);
+  ~PositionChecks() override;
+
+  // Moves `check` (if any) here: its filter in the query passes everything
+  // from now on. Only for a check the query cannot match without.
+  void defer(const PositionCheckRef& check);
+  bool empty() const { return checks_.empty(); }
+  std::size_t size() const { return checks_.size(); }
+
+  // Asked about abstracts that match the query, in increasing docid order.
+  bool operator()(const Xapian::Document& doc) const override;
+
+ private:
+  Xapian::Database db_;
+  std::vector<std::unique_ptr<Xapian::PostingSource>> checks_;  // the checks' filters
+};
 
 // Xapian's description of `query`, with each positional filter shown as the
 // operator it stands for: "(agent NEAR 3 mice)", not the AND and filter that

@@ -215,7 +215,7 @@ class ExpandWords : public Xapian::ExpandDecider {
 // options ask for them. The set of matches only grows for plain text (where
 // everything is ORed anyway); query-language matches stay as the user wrote them.
 Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
-                   std::vector<std::string>* notes) {
+                   const Xapian::MatchDecider* checks, std::vector<std::string>* notes) {
   if (plain && r.plain_text_stopwords) {
     // A plain-text query is a flat OR of its terms: rebuild it without function words.
     std::vector<Xapian::Query> kept;
@@ -245,7 +245,7 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
   Xapian::Enquire first(db);
   first.set_query(query);
   first.set_weighting_scheme(bm25(r));
-  Xapian::MSet top = first.get_mset(0, r.feedback_docs);
+  Xapian::MSet top = first.get_mset(0, r.feedback_docs, nullptr, checks);
   if (top.empty()) return query;
   double total_score = 0;
   for (auto it = top.begin(); it != top.end(); ++it) total_score += it.get_weight();
@@ -373,13 +373,15 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
     auto run = [&](std::string_view q, std::vector<std::string>& notes) {
       auto* keep = options.explain ? &notes : nullptr;
       Run r;
-      r.asked = plain ? parser.parse_plain(q, keep) : parser.parse(q, keep);
-      r.query = rank(db, r.asked, plain, options.ranking, keep);
+      query::PositionChecks checks(db);  // the phrases every hit needs, checked on the best candidates only
+      r.asked = plain ? parser.parse_plain(q, keep) : parser.parse(q, keep, &checks);
+      const Xapian::MatchDecider* decider = checks.empty() ? nullptr : &checks;
+      r.query = rank(db, r.asked, plain, options.ranking, decider, keep);
       Xapian::Enquire enquire(db);
       enquire.set_query(r.query);
       enquire.set_weighting_scheme(bm25(options.ranking));
       r.mset = enquire.get_mset(static_cast<Xapian::doccount>(options.offset),
-                                static_cast<Xapian::doccount>(options.limit));
+                                static_cast<Xapian::doccount>(options.limit), nullptr, decider);
       return r;
     };
     Run ran = run(text, results.expansions);

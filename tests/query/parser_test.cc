@@ -239,5 +239,42 @@ const ErrorCase kErrors[] = {
 };
 INSTANTIATE_TEST_SUITE_P(Errors, ParserError, ::testing::ValuesIn(kErrors));
 
+// Phrases and proximity groups the query cannot match without are checked after
+// ranking (PositionChecks); the others stay in the query, where they filter.
+struct DeferredCase {
+  const char* query;
+  std::size_t deferred;
+};
+
+void PrintTo(const DeferredCase& c, std::ostream* os) { *os << '`' << c.query << '`'; }
+
+class ParserDeferred : public ::testing::TestWithParam<DeferredCase> {};
+
+TEST_P(ParserDeferred, DefersOnlyWhatEveryMatchNeeds) {
+  analysis::Analyzer analyzer;
+  PositionChecks checks{Xapian::Database()};
+  const Xapian::Query deferred = Parser(analyzer).parse(GetParam().query, nullptr, &checks);
+  EXPECT_EQ(checks.size(), GetParam().deferred);
+  // The query reads the same either way.
+  EXPECT_EQ(abstracts::query::describe(deferred), describe(GetParam().query));
+}
+
+const DeferredCase kDeferred[] = {
+    {"\"large language models\"", 1},
+    {"\"large language models\" AND sparse", 1},
+    {"text-only", 1},
+    {"\"large language models\" sparse", 0},  // OR: a match may have only "sparse"
+    {"+\"large language models\" sparse", 1},
+    {"\"large language models\" -survey", 1},
+    {"\"sparse attention\" AND \"language models\"", 2},
+    {"\"sparse attention\" OR \"language models\"", 0},
+    {"(\"sparse attention\" AND agents) OR mice", 0},
+    {"(\"sparse attention\" AND agents) venue:neurips", 1},
+    {"agents NEAR/2 mice", 1},
+    {"-\"sparse attention\" agents", 0},
+    {"agents", 0},
+};
+INSTANTIATE_TEST_SUITE_P(Positions, ParserDeferred, ::testing::ValuesIn(kDeferred));
+
 }  // namespace
 }  // namespace abstracts::query

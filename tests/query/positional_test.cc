@@ -25,11 +25,12 @@ namespace {
 namespace fs = std::filesystem;
 using testing::TempDir;
 
-std::set<Xapian::docid> matches(const Xapian::Database& db, const Xapian::Query& q) {
+std::set<Xapian::docid> matches(const Xapian::Database& db, const Xapian::Query& q,
+                                const Xapian::MatchDecider* decider = nullptr) {
   Xapian::Enquire enquire(db);
   enquire.set_query(q);
   std::set<Xapian::docid> out;
-  Xapian::MSet m = enquire.get_mset(0, db.get_doccount());
+  Xapian::MSet m = enquire.get_mset(0, db.get_doccount(), nullptr, decider);
   for (auto it = m.begin(); it != m.end(); ++it) out.insert(*it);
   return out;
 }
@@ -76,7 +77,8 @@ class PositionalAgainstXapian : public ::testing::Test {
 TempDir* PositionalAgainstXapian::dir_ = nullptr;
 std::vector<std::vector<std::string>>* PositionalAgainstXapian::texts_ = new std::vector<std::vector<std::string>>;
 
-// Word groups taken from the abstracts themselves (neighbours, words a few
+// Word groups taken from the abstracts themselves, checked inside the query and
+// after ranking (neighbours, words a few
 // apart, in and out of order), so many match somewhere and many only nearly.
 TEST_F(PositionalAgainstXapian, PhraseAndNearMatchTheSameAbstracts) {
   Xapian::Database ours((*dir_ / "ours").string());
@@ -98,8 +100,13 @@ TEST_F(PositionalAgainstXapian, PhraseAndNearMatchTheSameAbstracts) {
             for (auto order : {WordOrder::kAsWritten, WordOrder::kAny}) {
               auto op = order == WordOrder::kAny ? Xapian::Query::OP_NEAR : Xapian::Query::OP_PHRASE;
               const auto want = matches(native, Xapian::Query(op, terms.begin(), terms.end(), window));
-              const auto got = matches(ours, words_query({order, terms, window}));
-              ASSERT_EQ(got, want) << describe(words_query({order, terms, window}));
+              const auto group = words_query({order, terms, window});
+              ASSERT_EQ(matches(ours, group.query), want) << describe(group.query);
+              // The same check deferred to after ranking (PositionChecks).
+              const auto later = words_query({order, terms, window});
+              PositionChecks checks(ours);
+              checks.defer(later.check);
+              ASSERT_EQ(matches(ours, later.query, &checks), want) << describe(later.query) << ", deferred";
               ++compared;
               nonempty += !want.empty();
               const auto all = matches(native, Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end()));
@@ -124,11 +131,14 @@ TEST_F(PositionalAgainstXapian, SynonymOfPhraseAndTerm) {
   const auto want = matches(native, Xapian::Query(Xapian::Query::OP_OR,
                                                   Xapian::Query(Xapian::Query::OP_PHRASE, phrase.begin(), phrase.end()),
                                                   Xapian::Query("llm")));
-  const auto got = matches(ours, synonym_query({{WordOrder::kAsWritten, phrase, 3}, {WordOrder::kAsWritten, {"llm"}, 1}}));
+  const std::vector<Words> spellings{{WordOrder::kAsWritten, phrase, 3}, {WordOrder::kAsWritten, {"llm"}, 1}};
   EXPECT_FALSE(want.empty());
-  EXPECT_EQ(got, want);
-  EXPECT_EQ(describe(synonym_query({{WordOrder::kAsWritten, phrase, 3}, {WordOrder::kAsWritten, {"llm"}, 1}})),
-            "Query(((larg PHRASE 3 languag PHRASE 3 model) SYNONYM llm))");
+  EXPECT_EQ(matches(ours, synonym_query(spellings).query), want);
+  const auto later = synonym_query(spellings);
+  PositionChecks checks(ours);
+  checks.defer(later.check);
+  EXPECT_EQ(matches(ours, later.query, &checks), want) << "deferred";
+  EXPECT_EQ(describe(later.query), "Query(((larg PHRASE 3 languag PHRASE 3 model) SYNONYM llm))");
 }
 
 }  // namespace
