@@ -524,15 +524,16 @@ class Grammar {
       if (analysis::is_stop_word(t.term)) stop_word(t.term);
     }
     note_stems(typed, tokens);
-    Words base = phrase_words(terms);
-    if (base.terms.empty()) return Expr();
     auto as_expr = [](const PositionalQuery& p) {
       Expr out(p.query);
       if (p.check != nullptr) out.required.push_back(p.check);
       return out;
     };
-    if (ctx_.acronyms == nullptr) return as_expr(words_query(base));
-    std::vector<Words> alternatives{base};
+    // Stop words alone leave no terms, but an acronym may still expand ("IT").
+    Words base = phrase_words(terms);
+    std::vector<Words> alternatives;
+    if (!base.terms.empty()) alternatives.push_back(base);
+    if (ctx_.acronyms == nullptr) return alternatives.empty() ? Expr() : as_expr(words_query(base));
     if (terms.size() == 1 && capitals(typed) >= 2) {
       if (const auto* a = ctx_.acronyms->find_short(terms[0])) {
         std::vector<std::string> used;
@@ -550,7 +551,8 @@ class Grammar {
         note("acronym: \"" + typed + "\" also matches " + a->surface);
       }
     }
-    if (alternatives.size() == 1) return as_expr(words_query(base));
+    if (alternatives.empty()) return Expr();
+    if (alternatives.size() == 1) return as_expr(words_query(alternatives[0]));
     // One concept, several spellings: rank them as one term.
     return as_expr(synonym_query(alternatives));
   }

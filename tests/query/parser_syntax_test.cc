@@ -294,6 +294,8 @@ const char* const kAbstracts[] = {
     "An actor with a policy critic (PC) for control.",
     "Sparse principal components (PC) of covariance.",
     "The program counter (PC) of a processor.",
+    // IT: an acronym whose own term is a stop word, so only its long form is searched.
+    "Information technology (IT) budgets of hospitals.",
 };
 
 class IndexedParser : public ::testing::Test {
@@ -402,6 +404,7 @@ const GoldenCase kAcronyms[] = {
     {"\"representation learning\"", "Query((represent PHRASE 2 learn))"},
     // EM: 3 to 1, the minority has exactly 25%: both are used.
     {"EM", "Query((em SYNONYM (expect PHRASE 2 maxim) SYNONYM (emerg PHRASE 2 misalign)))"},
+    {"IT", "Query((inform PHRASE 2 technolog))"},
     {"\"emergent misalignment\"", "Query(((emerg PHRASE 2 misalign) SYNONYM em))"},
 };
 INSTANTIATE_TEST_SUITE_P(Acronyms, IndexedGolden, ::testing::ValuesIn(kAcronyms));
