@@ -10,6 +10,7 @@
 #include <xapian.h>
 
 #include "abstracts/abstract.h"
+#include "engine/compression.h"
 
 namespace abstracts::schema {
 
@@ -22,7 +23,8 @@ inline constexpr std::string_view kSchemaKey = "abstracts:schema";
 inline constexpr std::string_view kDictionaryKey = "abstracts:dictionary";
 
 // Body text: unprefixed, stemmed terms (phrases match inflections), their
-// positions in kPositionsSlot (engine/positions.h), stop words left out (analysis/stop_words.h); a title word's wdf counts it 3 times.
+// positions in kPositionsSlot (engine/positions.h), stop words left out
+// (analysis/stop_words.h); a title word's wdf counts it 3 times.
 // Boolean and field terms (Xapian's convention: upper-case prefixes):
 inline constexpr std::string_view kIdPrefix = "Q";      // Q<id>, unique
 inline constexpr std::string_view kTitlePrefix = "S";   // S<term> for words of the title
@@ -78,12 +80,18 @@ inline std::string id_term(std::string_view id) {
 std::string file_term(std::string_view absolute_path);
 
 // The index's zstd dictionary (empty if none).
-inline std::string dictionary_of(const Xapian::Database& db) { return db.get_metadata(std::string(kDictionaryKey)); }
+inline std::string dictionary_of(const Xapian::Database& db) {
+  return db.get_metadata(std::string(kDictionaryKey));
+}
 
 // The stored abstract (kStoredSlot): every field of Abstract, so a hit needs no
 // other lookup.
 std::string encode(const Abstract& abstract);
 Abstract decode(std::string_view data);
+
+// The abstract `doc` stores, read with its index's decompressor. Throws
+// CorruptIndex when it cannot be read.
+Abstract stored_abstract(const Xapian::Document& doc, const compression::Decompressor& stored);
 
 // The state of an indexed file, kept in metadata to skip unchanged files.
 struct FileState {

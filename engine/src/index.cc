@@ -191,7 +191,7 @@ void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, co
     Hit hit;
     hit.rank = ++rank;
     hit.score = it.get_weight();
-    hit.abstract = schema::decode(stored.decompress(it.get_document().get_value(schema::kStoredSlot)));
+    hit.abstract = schema::stored_abstract(it.get_document(), stored);
     if (options.snippets) {
       hit.snippet = query::make_snippet(hit.abstract.text, terms, options.snippet_chars, thread_analyzer());
     }
@@ -364,8 +364,8 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
     query::Parser parser(analyzer, context);
     const bool plain = options.syntax == QuerySyntax::kPlainText;
     SearchResults results;
-    // Runs `q`; its expansion notes go to `notes` (for --explain).
-    // Runs `q`: the query as asked, as ranked, and its matches.
+    // Runs `q`: the query as asked, as ranked, and its matches; its expansion
+    // notes go to `notes` (for --explain).
     struct Run {
       Xapian::Query asked, query;
       Xapian::MSet mset;
@@ -424,7 +424,7 @@ std::optional<Abstract> Index::get(std::string_view id) const {
     std::string term = schema::id_term(id);
     auto it = db.postlist_begin(term);
     if (it == db.postlist_end(term)) return std::nullopt;
-    return schema::decode(stored.decompress(db.get_document(*it).get_value(schema::kStoredSlot)));
+    return schema::stored_abstract(db.get_document(*it), stored);
   });
 }
 

@@ -43,6 +43,10 @@ void require_version(const Xapian::Database& db, const std::filesystem::path& di
                      "delete " + dir.string() + " and run `abstracts index` to rebuild it");
 }
 
+Abstract stored_abstract(const Xapian::Document& doc, const compression::Decompressor& stored) {
+  return decode(stored.decompress(doc.get_value(kStoredSlot)));
+}
+
 std::string file_term(std::string_view absolute_path) {
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx",

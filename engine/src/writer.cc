@@ -513,7 +513,7 @@ struct Writer::Impl {
       for (std::size_t s = 0; s < workers.size(); ++s) {
         auto& db = workers[s]->db();
         for (auto p = db.postlist_begin(term); p != db.postlist_end(term); ++p) {
-          Abstract a = schema::decode(stored.decompress(db.get_document(*p).get_value(schema::kStoredSlot)));
+          Abstract a = schema::stored_abstract(db.get_document(*p), stored);
           list.push_back({s, *p, {file_order[a.source], a.line}});
         }
       }
