@@ -10,15 +10,18 @@
 namespace abstracts::query {
 namespace {
 
-// True if one position from each list, in list order and increasing, spans fewer
-// than `window` positions. Taking the nearest next position at each step gives
-// the shortest span from a given first position.
-bool in_order_within(const std::vector<std::vector<Xapian::termpos>>& lists, Xapian::termcount window) {
-  for (Xapian::termpos first : lists[0]) {
+// True if one position from each of lists[order[0]], lists[order[1]], ..., in
+// that order and increasing, spans fewer than `window` positions. Taking the
+// nearest next position at each step gives the shortest span from a given first
+// position.
+bool in_order_within(const std::vector<std::vector<Xapian::termpos>>& lists,
+                     const std::vector<std::size_t>& order, Xapian::termcount window) {
+  for (Xapian::termpos first : lists[order[0]]) {
     Xapian::termpos at = first;
-    for (std::size_t i = 1; i < lists.size(); ++i) {
-      auto next = std::upper_bound(lists[i].begin(), lists[i].end(), at);
-      if (next == lists[i].end()) return false;  // a later first position cannot do better
+    for (std::size_t i = 1; i < order.size(); ++i) {
+      const auto& list = lists[order[i]];
+      auto next = std::upper_bound(list.begin(), list.end(), at);
+      if (next == list.end()) return false;  // a later first position cannot do better
       at = *next;
     }
     if (at - first < window) return true;
@@ -28,8 +31,8 @@ bool in_order_within(const std::vector<std::vector<Xapian::termpos>>& lists, Xap
 
 // True if a window of fewer than `window` positions holds `need[k]` positions of
 // lists[k] for every k (a word the query repeats needs as many occurrences).
-bool any_order_within(const std::vector<std::vector<Xapian::termpos>>& lists, const std::vector<unsigned>& need,
-                      Xapian::termcount window) {
+bool any_order_within(const std::vector<std::vector<Xapian::termpos>>& lists,
+                      const std::vector<unsigned>& need, Xapian::termcount window) {
   std::vector<std::pair<Xapian::termpos, std::size_t>> all;
   for (std::size_t k = 0; k < lists.size(); ++k) {
     for (auto p : lists[k]) all.emplace_back(p, k);
@@ -94,15 +97,13 @@ class PositionCheck {
     const Spelling& s = prepared_[i];
     const Words& spelling = spellings_[i];
     if (spelling.terms.size() == 1) return true;
-    thread_local std::vector<std::vector<Xapian::termpos>> lists, ordered;
+    thread_local std::vector<std::vector<Xapian::termpos>> lists;
     lists.resize(s.words.size());
     for (std::size_t j = 0; j < s.words.size(); ++j) {
       if (!positions::find(value, words_[s.words[j]], lists[j])) return false;
     }
     if (spelling.order == WordOrder::kAny) return any_order_within(lists, s.need, spelling.window);
-    ordered.resize(s.slot_of.size());
-    for (std::size_t j = 0; j < s.slot_of.size(); ++j) ordered[j] = lists[s.slot_of[j]];
-    return in_order_within(ordered, spelling.window);
+    return in_order_within(lists, s.slot_of, spelling.window);
   }
 
   // As Xapian describes OP_PHRASE, OP_NEAR and OP_SYNONYM, without the outer
@@ -237,7 +238,8 @@ class PositionFilter : public Xapian::PostingSource {
       last_asked_ = did;
       return;
     }
-    for (std::size_t k = 0; k < postings_.size(); ++k) postings_[k] = db_.postlist_begin(check_->words()[k]);
+    for (std::size_t k = 0; k < postings_.size(); ++k)
+      postings_[k] = db_.postlist_begin(check_->words()[k]);
     values_ = db_.valuestream_begin(schema::kPositionsSlot);
     last_asked_ = did;
   }
@@ -298,7 +300,8 @@ Xapian::Query ranking_query(const Words& words) {
 bool positional(const Words& words) { return words.terms.size() > 1; }
 
 Xapian::Query filtered(const Xapian::Query& ranking, const PositionCheckRef& check) {
-  return Xapian::Query(Xapian::Query::OP_FILTER, ranking, Xapian::Query((new PositionFilter(check))->release()));
+  return Xapian::Query(Xapian::Query::OP_FILTER, ranking,
+                       Xapian::Query((new PositionFilter(check))->release()));
 }
 
 }  // namespace

@@ -22,7 +22,9 @@ Snippet make_snippet(std::string_view text, const std::unordered_set<std::string
   const std::vector<std::string> wanted(terms.begin(), terms.end());
   std::vector<analysis::Token> tokens = analyzer.tokenize(text, wanted);
   std::vector<bool> hit(tokens.size());
-  for (std::size_t i = 0; i < tokens.size(); ++i) hit[i] = !tokens[i].term.empty() && terms.count(tokens[i].term) != 0;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    hit[i] = !tokens[i].term.empty() && terms.count(tokens[i].term) != 0;
+  }
   // Character offsets of each token's begin and end, for window lengths.
   std::vector<std::size_t> char_begin(tokens.size()), char_end(tokens.size());
   {

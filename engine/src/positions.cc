@@ -89,7 +89,8 @@ std::string encode(std::vector<Posting> postings) {
     deltas.clear();
     Xapian::termpos last = 0;
     for (; i < postings.size() && postings[i].first == word; ++i) {
-      if (!deltas.empty() && postings[i].second == last) continue;  // the same word twice at one position
+      if (!deltas.empty() && postings[i].second == last)
+        continue;  // the same word twice at one position
       put_varint(deltas, postings[i].second - last);
       last = postings[i].second;
     }
@@ -124,7 +125,8 @@ bool find(std::string_view value, std::string_view term, std::vector<Xapian::ter
     } else {
       if (value.size() - at < static_cast<std::size_t>(width)) corrupt();
       std::uint32_t h = 0;
-      for (int b = 0; b < width; ++b) h |= static_cast<std::uint32_t>(static_cast<unsigned char>(value[at + b])) << (8 * b);
+      for (int b = 0; b < width; ++b)
+        h |= static_cast<std::uint32_t>(static_cast<unsigned char>(value[at + b])) << (8 * b);
       at += static_cast<std::size_t>(width);
       match = h == wanted;
     }

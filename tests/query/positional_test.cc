@@ -4,7 +4,6 @@
 #include "query/positional.h"
 
 #include <gtest/gtest.h>
-
 #include <filesystem>
 #include <set>
 #include <string>
@@ -26,8 +25,8 @@ namespace fs = std::filesystem;
 using testing::TempDir;
 
 // The first `n` hits, best first.
-std::vector<Xapian::docid> top(const Xapian::Database& db, const Xapian::Query& q, Xapian::doccount n,
-                               const Xapian::MatchDecider* decider = nullptr) {
+std::vector<Xapian::docid> top(const Xapian::Database& db, const Xapian::Query& q,
+                               Xapian::doccount n, const Xapian::MatchDecider* decider = nullptr) {
   Xapian::Enquire enquire(db);
   enquire.set_query(q);
   std::vector<Xapian::docid> out;
@@ -60,7 +59,8 @@ class PositionalAgainstXapian : public ::testing::Test {
     for (const auto& file : files) {
       auto reader = indexer::Reader::open(file);
       while (auto record = reader->next()) {
-        Abstract a = indexer::make_abstract(*record, file.string(), reader->venue(), reader->year());
+        Abstract a =
+            indexer::make_abstract(*record, file.string(), reader->venue(), reader->year());
         ours.add_document(indexer::make_document(a, true, analyzer, compressor));
         Xapian::Document doc;
         std::vector<std::string> words;
@@ -86,7 +86,8 @@ class PositionalAgainstXapian : public ::testing::Test {
 };
 
 TempDir* PositionalAgainstXapian::dir_ = nullptr;
-std::vector<std::vector<std::string>>* PositionalAgainstXapian::texts_ = new std::vector<std::vector<std::string>>;
+std::vector<std::vector<std::string>>* PositionalAgainstXapian::texts_ =
+    new std::vector<std::vector<std::string>>;
 
 // Word groups taken from the abstracts themselves, checked inside the query and
 // after ranking (neighbours, words a few
@@ -103,30 +104,37 @@ TEST_F(PositionalAgainstXapian, PhraseAndNearMatchTheSameAbstracts) {
     for (std::size_t i = 0; i + 6 < words.size(); i += 17) {
       for (std::size_t gap : {1, 2, 4}) {
         std::vector<std::vector<std::string>> groups = {
-            {words[i], words[i + gap]}, {words[i + gap], words[i]}, {words[i], words[i + 1], words[i + 1 + gap]},
+            {words[i], words[i + gap]},
+            {words[i + gap], words[i]},
+            {words[i], words[i + 1], words[i + 1 + gap]},
             {words[i], words[i]}};
         for (const auto& terms : groups) {
           for (Xapian::termcount window : {2u, 3u, 5u, 12u}) {
             if (window < terms.size()) continue;
             for (auto order : {WordOrder::kAsWritten, WordOrder::kAny}) {
-              auto op = order == WordOrder::kAny ? Xapian::Query::OP_NEAR : Xapian::Query::OP_PHRASE;
-              const auto want = matches(native, Xapian::Query(op, terms.begin(), terms.end(), window));
+              auto op =
+                  order == WordOrder::kAny ? Xapian::Query::OP_NEAR : Xapian::Query::OP_PHRASE;
+              const auto want =
+                  matches(native, Xapian::Query(op, terms.begin(), terms.end(), window));
               const auto group = words_query({order, terms, window});
               ASSERT_EQ(matches(ours, group.query), want) << describe(group.query);
               // The same check deferred to after ranking (PositionChecks).
               const auto later = words_query({order, terms, window});
               PositionChecks checks(ours);
               checks.defer(later.check);
-              ASSERT_EQ(matches(ours, later.query, &checks), want) << describe(later.query) << ", deferred";
+              ASSERT_EQ(matches(ours, later.query, &checks), want)
+                  << describe(later.query) << ", deferred";
               // Asked for the top 3 only, the matcher skips candidates that cannot
               // make them: the same hits in the same order.
               const auto later3 = words_query({order, terms, window});
               PositionChecks checks3(ours);
               checks3.defer(later3.check);
-              ASSERT_EQ(top(ours, later3.query, 3, &checks3), top(ours, group.query, 3)) << describe(group.query);
+              ASSERT_EQ(top(ours, later3.query, 3, &checks3), top(ours, group.query, 3))
+                  << describe(group.query);
               ++compared;
               nonempty += !want.empty();
-              const auto all = matches(native, Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end()));
+              const auto all =
+                  matches(native, Xapian::Query(Xapian::Query::OP_AND, terms.begin(), terms.end()));
               narrower += want.size() < all.size();
             }
           }
@@ -145,10 +153,12 @@ TEST_F(PositionalAgainstXapian, SynonymOfPhraseAndTerm) {
   Xapian::Database ours((*dir_ / "ours").string());
   Xapian::Database native((*dir_ / "native").string());
   const std::vector<std::string> phrase{"larg", "languag", "model"};
-  const auto want = matches(native, Xapian::Query(Xapian::Query::OP_OR,
-                                                  Xapian::Query(Xapian::Query::OP_PHRASE, phrase.begin(), phrase.end()),
-                                                  Xapian::Query("llm")));
-  const std::vector<Words> spellings{{WordOrder::kAsWritten, phrase, 3}, {WordOrder::kAsWritten, {"llm"}, 1}};
+  const auto want = matches(
+      native, Xapian::Query(Xapian::Query::OP_OR,
+                            Xapian::Query(Xapian::Query::OP_PHRASE, phrase.begin(), phrase.end()),
+                            Xapian::Query("llm")));
+  const std::vector<Words> spellings{{WordOrder::kAsWritten, phrase, 3},
+                                     {WordOrder::kAsWritten, {"llm"}, 1}};
   EXPECT_FALSE(want.empty());
   EXPECT_EQ(matches(ours, synonym_query(spellings).query), want);
   const auto later = synonym_query(spellings);
