@@ -22,6 +22,7 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
     bool json = false;
     bool no_correct = false;
     bool no_acronyms = false;
+    bool no_feedback = false;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("search", "Search the index; see docs/query-language.md");
@@ -30,12 +31,15 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
   cmd->add_flag("--no-correct", args->no_correct,
                 "Do not search for a spelling correction when the query finds nothing");
   cmd->add_flag("--no-acronyms", args->no_acronyms, "Do not expand learned acronyms");
+  cmd->add_flag("--no-feedback", args->no_feedback,
+                "Rank a query of four or more words by its own words only, without pseudo-relevance feedback");
   cmd->fallthrough();
   cmd->callback([&ctx, &status, args] {
     std::string query;
     for (const auto& w : args->words) query += (query.empty() ? "" : " ") + w;
     args->options.correct_spelling = !args->no_correct;
     args->options.expand_acronyms = !args->no_acronyms;
+    if (args->no_feedback) args->options.ranking.feedback_min_words = 0;
     Index index = ctx.open_index();
     SearchResults results = index.search(query, args->options);
     if (results.corrected) {

@@ -18,7 +18,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // Ranking options from $ABSTRACTS_RANKING, for tuning experiments:
-// "k1=0.9,b=0.4,title=1,fb_min=5,fb_docs=10,fb_terms=20,fb_weight=0.5".
+// "k1=0.9,b=0.4,title=1,fb_min=5,fb_docs=10,fb_terms=20,fb_weight=0.5,fb_mix=0.3".
 // Unset: the engine's defaults, which are what the report is about.
 RankingOptions ranking_from_env() {
   RankingOptions r;
@@ -43,6 +43,7 @@ RankingOptions ranking_from_env() {
     else if (key == "fb_docs") r.feedback_docs = static_cast<unsigned>(v);
     else if (key == "fb_terms") r.feedback_terms = static_cast<unsigned>(v);
     else if (key == "fb_weight") r.feedback_weight = v;
+    else if (key == "fb_mix") r.feedback_mix = v;
     else throw std::runtime_error("ABSTRACTS_RANKING: unknown key " + key);
   }
   return r;

@@ -144,11 +144,17 @@ Xapian::BM25Weight bm25(const RankingOptions& r) {
   return Xapian::BM25Weight(r.k1, 0, 1, r.b, 0.5);
 }
 
+// The weights rank() gave the words pseudo-relevance feedback added (a word of
+// the query may be one of them too).
+using FeedbackWeights = std::unordered_map<std::string, double>;
+
 // Each query term's BM25 weight in the document with this id, on its own. A
 // title term counts once if the user asked for it (title:) and title_weight
-// times if rank() boosted the title words (`asked` is the query before rank()).
+// times if rank() boosted the title words (`asked` is the query before rank());
+// a feedback word counts its feedback weight, plus once if the user asked for it.
 std::vector<TermWeight> explain_hit(Xapian::Database& db, const Xapian::Query& query, const Xapian::Query& asked,
-                                    const std::string& id, const RankingOptions& ranking) {
+                                    const std::string& id, const RankingOptions& ranking,
+                                    const FeedbackWeights& feedback) {
   std::unordered_set<std::string> asked_terms(asked.get_unique_terms_begin(), asked.get_unique_terms_end());
   std::vector<TermWeight> out;
   Xapian::Query only_this(schema::id_term(id));
@@ -166,7 +172,10 @@ std::vector<TermWeight> explain_hit(Xapian::Database& db, const Xapian::Query& q
                            (ranking.title_weight > 0 && asked_terms.count(word) != 0 ? ranking.title_weight : 0.0);
       out.push_back({"title:" + word, m.begin().get_weight() * times});
     } else {
-      out.push_back({*t, m.begin().get_weight()});
+      const auto f = feedback.find(*t);
+      const double times = (f == feedback.end() || asked_terms.count(*t) != 0 ? 1.0 : 0.0) +
+                           (f == feedback.end() ? 0.0 : f->second);
+      out.push_back({*t, m.begin().get_weight() * times});
     }
   }
   return out;
@@ -175,10 +184,12 @@ std::vector<TermWeight> explain_hit(Xapian::Database& db, const Xapian::Query& q
 // The hits of `mset`, with snippets highlighting the words of `query` (which was
 // `asked` before rank()).
 void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, const Xapian::Query& query,
-               const Xapian::Query& asked, const Xapian::MSet& mset, const SearchOptions& options,
-               SearchResults& results) {
-  std::unordered_set<std::string> terms;
+               const Xapian::Query& asked, const FeedbackWeights& feedback, const Xapian::MSet& mset,
+               const SearchOptions& options, SearchResults& results) {
+  const std::unordered_set<std::string> asked_terms(asked.get_unique_terms_begin(), asked.get_unique_terms_end());
+  std::unordered_set<std::string> terms;  // highlighted: the user's words, not feedback's
   for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
+    if (feedback.contains(*t) && !asked_terms.contains(*t)) continue;
     if (schema::is_word_term(*t)) {
       terms.insert(*t);
     } else if (schema::is_title_term(*t)) {
@@ -195,7 +206,9 @@ void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, co
     if (options.snippets) {
       hit.snippet = query::make_snippet(hit.abstract.text, terms, options.snippet_chars, thread_analyzer());
     }
-    if (options.explain) hit.explanation = explain_hit(db, query, asked, hit.abstract.id, options.ranking);
+    if (options.explain) {
+      hit.explanation = explain_hit(db, query, asked, hit.abstract.id, options.ranking, feedback);
+    }
     results.hits.push_back(std::move(hit));
   }
 }
@@ -211,11 +224,74 @@ class ExpandWords : public Xapian::ExpandDecider {
   }
 };
 
+// The relevance model of a query's best hits, `top` (RM3: Lavrenko and Croft's
+// relevance model, as Anserini's Rm3Reranker runs it): each hit votes for its
+// `terms` most frequent words, P(w|d) = wdf / the sum of those wdfs, weighted by
+// P(d|Q), the hit's share of the scores; words in more than a tenth of the
+// abstracts carry no topic and are never chosen. Returns the `terms` best words
+// with P(w|Q), and adds the hits' id terms to `top_ids`.
+std::vector<std::pair<std::string, double>> relevance_model(Xapian::Database& db, const Xapian::MSet& top,
+                                                            unsigned terms, std::vector<Xapian::Query>& top_ids) {
+  std::vector<std::pair<std::string, double>> best;
+  double total_score = 0;
+  for (auto it = top.begin(); it != top.end(); ++it) total_score += it.get_weight();
+  if (total_score <= 0) return best;
+  const double max_termfreq = 0.1 * db.get_doccount();
+  struct Vote {
+    std::string term;
+    Xapian::termcount wdf;
+    Xapian::doccount termfreq;
+  };
+  std::unordered_map<std::string, double> model;
+  std::unordered_map<std::string, Xapian::doccount> termfreqs;  // lookups are B-tree reads
+  std::vector<Vote> votes, chosen;
+  for (auto it = top.begin(); it != top.end(); ++it) {
+    votes.clear();
+    chosen.clear();
+    for (auto t = db.termlist_begin(*it); t != db.termlist_end(*it); ++t) {
+      if ((*t).starts_with(schema::kIdPrefix)) top_ids.emplace_back(*t);
+      if (t.get_wdf() == 0 || !schema::is_word_term(*t) || (*t).size() < 2) continue;
+      votes.push_back({*t, t.get_wdf(), 0});
+    }
+    // Most frequent first; of equally frequent words (most have wdf 1), the rarer.
+    // A word's abstract count is looked up only when its wdf could still be chosen.
+    std::stable_sort(votes.begin(), votes.end(), [](const Vote& a, const Vote& b) { return a.wdf > b.wdf; });
+    for (auto group = votes.begin(); group != votes.end() && chosen.size() < terms;) {
+      auto end = std::find_if(group, votes.end(), [&](const Vote& v) { return v.wdf != group->wdf; });
+      const std::size_t first = chosen.size();
+      for (auto v = group; v != end; ++v) {
+        auto [f, fresh] = termfreqs.try_emplace(v->term, 0);
+        if (fresh) f->second = db.get_termfreq(v->term);
+        v->termfreq = f->second;
+        if (v->termfreq <= max_termfreq) chosen.push_back(*v);
+      }
+      std::sort(chosen.begin() + static_cast<long>(first), chosen.end(), [](const Vote& a, const Vote& b) {
+        if (a.termfreq != b.termfreq) return a.termfreq < b.termfreq;
+        return a.term < b.term;
+      });
+      group = end;
+    }
+    if (chosen.size() > terms) chosen.resize(terms);
+    double sum = 0;
+    for (const auto& v : chosen) sum += v.wdf;
+    const double p_doc = it.get_weight() / total_score;
+    for (const auto& v : chosen) model[v.term] += p_doc * v.wdf / sum;
+  }
+  best.assign(model.begin(), model.end());
+  const std::size_t n = std::min<std::size_t>(terms, best.size());
+  std::partial_sort(best.begin(), best.begin() + static_cast<long>(n), best.end(),
+                    [](const auto& a, const auto& b) { return a.second > b.second; });
+  best.resize(n);
+  return best;
+}
+
 // The query as ranked: with a title boost and pseudo-relevance feedback when the
 // options ask for them. The set of matches only grows for plain text (where
 // everything is ORed anyway); query-language matches stay as the user wrote them.
+// The feedback words' weights go to `feedback`.
 Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
-                   const Xapian::MatchDecider* checks, std::vector<std::string>* notes) {
+                   const Xapian::MatchDecider* checks, std::vector<std::string>* notes,
+                   FeedbackWeights* feedback) {
   if (plain && r.plain_text_stopwords) {
     // A plain-text query is a flat OR of its terms: rebuild it without function words.
     std::vector<Xapian::Query> kept;
@@ -235,77 +311,63 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
                         Xapian::Query(Xapian::Query::OP_OR, title.begin(), title.end()), r.title_weight);
     query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, boost);
   }
-  if (r.feedback_min_words == 0 || words.size() < r.feedback_min_words) return query;
-  // RM3 (Lavrenko and Croft's relevance model, as Anserini's Rm3Reranker runs
-  // it): each of the best hits votes for its `feedback_terms` most frequent words,
-  // P(w|d) = wdf / the sum of those wdfs, weighted by P(d|Q), the hit's share of
-  // the scores; words in more than a tenth of the abstracts carry no topic and are
-  // never chosen. The best words join the query with `feedback_weight` of the total
-  // weight, the original words keep the rest.
+  if (r.feedback_min_words == 0 || r.feedback_mix <= 0 || words.size() < r.feedback_min_words) return query;
   Xapian::Enquire first(db);
   first.set_query(query);
   first.set_weighting_scheme(bm25(r));
-  Xapian::MSet top = first.get_mset(0, r.feedback_docs, nullptr, checks);
-  if (top.empty()) return query;
-  double total_score = 0;
-  for (auto it = top.begin(); it != top.end(); ++it) total_score += it.get_weight();
-  if (total_score <= 0) return query;
-  const double max_termfreq = 0.1 * db.get_doccount();
-  struct Vote {
-    std::string term;
-    Xapian::termcount wdf;
-    Xapian::doccount termfreq;
-  };
-  std::unordered_map<std::string, double> model;
-  std::vector<Vote> votes;
-  for (auto it = top.begin(); it != top.end(); ++it) {
-    votes.clear();
-    for (auto t = db.termlist_begin(*it); t != db.termlist_end(*it); ++t) {
-      if (t.get_wdf() == 0 || !schema::is_word_term(*t) || (*t).size() < 2) continue;
-      if (t.get_termfreq() > max_termfreq) continue;
-      votes.push_back({*t, t.get_wdf(), t.get_termfreq()});
-    }
-    // Most frequent first; of equally frequent words (most have wdf 1), the rarer.
-    const std::size_t kept = std::min<std::size_t>(r.feedback_terms, votes.size());
-    std::partial_sort(votes.begin(), votes.begin() + static_cast<long>(kept), votes.end(),
-                      [](const Vote& a, const Vote& b) {
-                        if (a.wdf != b.wdf) return a.wdf > b.wdf;
-                        if (a.termfreq != b.termfreq) return a.termfreq < b.termfreq;
-                        return a.term < b.term;
-                      });
-    votes.resize(kept);
-    double sum = 0;
-    for (const auto& v : votes) sum += v.wdf;
-    const double p_doc = it.get_weight() / total_score;
-    for (const auto& v : votes) model[v.term] += p_doc * v.wdf / sum;
-  }
-  std::vector<std::pair<std::string, double>> best(model.begin(), model.end());
-  const std::size_t n = std::min<std::size_t>(r.feedback_terms, best.size());
-  std::partial_sort(best.begin(), best.begin() + static_cast<long>(n), best.end(),
-                    [](const auto& a, const auto& b) { return a.second > b.second; });
-  best.resize(n);
+  const Xapian::MSet top = first.get_mset(0, r.feedback_docs, nullptr, checks);
+  std::vector<Xapian::Query> top_ids;
+  const auto best = relevance_model(db, top, r.feedback_terms, top_ids);
   double mass = 0;
   for (const auto& [term, p] : best) mass += p;
-  if (mass <= 0) return query;
-  std::unordered_map<std::string, double> weight;
-  for (const auto& w : words) weight[w] += (1 - r.feedback_weight) / static_cast<double>(words.size());
-  for (const auto& [term, p] : best) weight[term] += r.feedback_weight * p / mass;
-  // Scaled so that an original word alone keeps its weight: only ratios matter.
-  const double unit = static_cast<double>(words.size()) / (1 - r.feedback_weight + 1e-9);
+  if (mass <= 0 || r.feedback_weight <= 0 || r.feedback_weight >= 1) return query;
+  // The feedback query is the original words, each at weight 1, plus `expansion`:
+  // the best words, which share feedback_weight / (1 - feedback_weight) of the
+  // original words' total weight.
+  const double share = r.feedback_weight / (1 - r.feedback_weight) * static_cast<double>(words.size());
   std::vector<Xapian::Query> parts;
-  std::string note = "feedback:";
-  for (const auto& [term, w] : weight) {
-    parts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(term), w * unit);
-  }
+  std::unordered_map<std::string, double> scale;
   for (const auto& [term, p] : best) {
-    note += ' ';
-    note += term;
+    scale[term] = share * p / mass;
+    parts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(term), scale[term]);
   }
-  if (notes != nullptr) notes->push_back(note);
-  Xapian::Query model_query(Xapian::Query::OP_OR, parts.begin(), parts.end());
-  if (plain) return model_query;
-  // The user's query decides what matches; the model only ranks.
-  return Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, model_query);
+  const Xapian::Query expansion(Xapian::Query::OP_OR, parts.begin(), parts.end());
+  // A hit's score mixes the query's and the feedback query's, each divided by its
+  // best hit's (CombSUM of the two rankings, which keeps the query's own top hits
+  // better than ranking by the feedback query alone; docs/relevance.md):
+  //   (1 - mix) * S / S_best + mix * (S + E) / (S + E)_best  ~  S + lambda * E,
+  //   lambda = mix * S_best / ((1 - mix) * (S + E)_best + mix * S_best).
+  // So one ranked pass does it. The feedback query's best hit is one of the
+  // query's best hits, whose expansion scores one more small query reads.
+  Xapian::Enquire extra(db);
+  extra.set_query(Xapian::Query(Xapian::Query::OP_FILTER, expansion,
+                                Xapian::Query(Xapian::Query::OP_OR, top_ids.begin(), top_ids.end())));
+  extra.set_weighting_scheme(bm25(r));
+  const Xapian::MSet expanded = extra.get_mset(0, top.size());
+  std::unordered_map<Xapian::docid, double> expansion_score;
+  for (auto it = expanded.begin(); it != expanded.end(); ++it) expansion_score[*it] = it.get_weight();
+  const double best_score = top.begin().get_weight();
+  double best_feedback_score = 0;
+  for (auto it = top.begin(); it != top.end(); ++it) {
+    best_feedback_score = std::max(best_feedback_score, it.get_weight() + expansion_score[*it]);
+  }
+  const double mix = std::min(r.feedback_mix, 1.0);
+  const double lambda = mix * best_score / ((1 - mix) * best_feedback_score + mix * best_score);
+  if (feedback != nullptr) {
+    for (const auto& [term, s] : scale) (*feedback)[term] = lambda * s;
+  }
+  if (notes != nullptr) {
+    std::string note = "feedback:";
+    for (const auto& [term, p] : best) {
+      note += ' ';
+      note += term;
+    }
+    notes->push_back(note);
+  }
+  const Xapian::Query weighted(Xapian::Query::OP_SCALE_WEIGHT, expansion, lambda);
+  // Plain text widens the matches; the query language's matches stay as the
+  // user wrote them, and feedback only ranks them.
+  return Xapian::Query(plain ? Xapian::Query::OP_OR : Xapian::Query::OP_AND_MAYBE, query, weighted);
 }
 
 }  // namespace
@@ -349,7 +411,7 @@ SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOp
       }
       results.expansions.push_back(line);
     }
-    fill_hits(db, stored, query, query, mset, options, results);
+    fill_hits(db, stored, query, query, {}, mset, options, results);
     return results;
   });
 }
@@ -368,6 +430,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
     // notes go to `notes` (for --explain).
     struct Run {
       Xapian::Query asked, query;
+      FeedbackWeights feedback;
       Xapian::MSet mset;
     };
     auto run = [&](std::string_view q, std::vector<std::string>& notes) {
@@ -376,7 +439,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       query::PositionChecks checks(db);  // the phrases every hit needs, checked on the best candidates only
       r.asked = plain ? parser.parse_plain(q, keep) : parser.parse(q, keep, &checks);
       const Xapian::MatchDecider* decider = checks.empty() ? nullptr : &checks;
-      r.query = rank(db, r.asked, plain, options.ranking, decider, keep);
+      r.query = rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback);
       Xapian::Enquire enquire(db);
       enquire.set_query(r.query);
       enquire.set_weighting_scheme(bm25(options.ranking));
@@ -403,7 +466,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
         results.expansions.push_back("spelling: did you mean \"" + results.suggestion + "\"?");
       }
     }
-    fill_hits(db, stored, ran.query, ran.asked, ran.mset, options, results);
+    fill_hits(db, stored, ran.query, ran.asked, ran.feedback, ran.mset, options, results);
     return results;
   });
 }

@@ -577,6 +577,25 @@ TEST_F(QueryLanguage, ExplainNamesSpellingCorrections) {
   EXPECT_TRUE(contains(corrected.err, "query: Query((spars OR attent))")) << corrected.err;
 }
 
+// A query of four or more words is ranked with pseudo-relevance feedback, which
+// --explain names; in the query language it reorders the same matches.
+// --no-feedback turns it off.
+TEST_F(QueryLanguage, ExplainNamesFeedbackAndNoFeedbackTurnsItOff) {
+  const char* question = "sparse attention long context";
+  auto with = abstracts({"search", "--explain", question});
+  EXPECT_EQ(with.status, 0) << with.err;
+  EXPECT_TRUE(contains(with.err, "\n  feedback: ")) << with.err;
+  auto without = abstracts({"search", "--explain", "--no-feedback", question});
+  EXPECT_EQ(without.status, 0) << without.err;
+  EXPECT_FALSE(contains(without.err, "feedback:")) << without.err;
+  auto keywords = abstracts({"search", "--explain", "sparse attention context"});
+  EXPECT_FALSE(contains(keywords.err, "feedback:")) << keywords.err;
+
+  const auto reranked = search({question}).locations;  // every hit
+  EXPECT_FALSE(reranked.empty());
+  EXPECT_EQ(reranked, search({"--no-feedback", question}).locations);
+}
+
 TEST_F(QueryLanguage, ExplainJsonHasAnExplanationPerHit) {
   Search s = search({"--explain", "sparse attention"});
   ASSERT_FALSE(s.hits.empty());
