@@ -123,6 +123,7 @@ int main(int argc, char** argv) {
   qry->add_option("--keyword", sizes.keyword, "Keyword queries")->capture_default_str();
   qry->add_option("--phrase", sizes.phrase, "Phrase queries")->capture_default_str();
   qry->add_option("--boolean", sizes.boolean, "Boolean queries")->capture_default_str();
+  qry->add_option("--question", sizes.question, "Question queries (4-8 words)")->capture_default_str();
 
   auto* idx = app.add_subcommand("index", "Build SYSTEM's index of CORPUS at INDEX");
   idx->add_option("--system", system, "engine, xapian or fts5")->required()->check(CLI::IsMember(system_names));

@@ -92,7 +92,7 @@ std::vector<BenchQuery> generate_queries(const std::filesystem::path& corpus, st
   std::mt19937_64 rng(seed);
   auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
   std::vector<BenchQuery> out;
-  const std::size_t max_attempts = 100 * (sizes.keyword + sizes.phrase + sizes.boolean) + 1000;
+  const std::size_t max_attempts = 100 * (sizes.keyword + sizes.phrase + sizes.boolean + sizes.question) + 1000;
   std::size_t attempts = 0;
   auto guard = [&] {
     if (++attempts > max_attempts) throw std::runtime_error("cannot draw enough queries from " + corpus.string());
@@ -133,6 +133,17 @@ std::vector<BenchQuery> generate_queries(const std::filesystem::path& corpus, st
     out.push_back({BenchQuery::Kind::kBoolean, std::move(words), kOps[n % 3]});
     ++n;
   }
+  // Drawn last, so the other kinds are the same queries as before questions were added.
+  for (std::size_t n = 0; n < sizes.question;) {
+    guard();
+    auto words = usable_words(docs[pick(docs.size())].text);
+    const std::size_t len = 4 + pick(5);
+    if (words.size() < len) continue;
+    const std::size_t start = pick(words.size() - len + 1);
+    out.push_back({BenchQuery::Kind::kQuestion, {words.begin() + static_cast<long>(start),
+                                                 words.begin() + static_cast<long>(start + len)}, ""});
+    ++n;
+  }
   return out;
 }
 
@@ -141,6 +152,7 @@ const char* kind_name(BenchQuery::Kind kind) {
     case BenchQuery::Kind::kKeyword: return "keyword";
     case BenchQuery::Kind::kPhrase: return "phrase";
     case BenchQuery::Kind::kBoolean: return "boolean";
+    case BenchQuery::Kind::kQuestion: return "question";
   }
   return "?";
 }
@@ -169,9 +181,10 @@ std::vector<BenchQuery> load_queries(const std::filesystem::path& file) {
       auto j = nlohmann::json::parse(line);
       BenchQuery q;
       const std::string kind = j.at("kind");
-      q.kind = kind == "phrase"    ? BenchQuery::Kind::kPhrase
-               : kind == "boolean" ? BenchQuery::Kind::kBoolean
-                                   : BenchQuery::Kind::kKeyword;
+      q.kind = kind == "phrase"     ? BenchQuery::Kind::kPhrase
+               : kind == "boolean"  ? BenchQuery::Kind::kBoolean
+               : kind == "question" ? BenchQuery::Kind::kQuestion
+                                    : BenchQuery::Kind::kKeyword;
       q.words = j.at("words").get<std::vector<std::string>>();
       q.op = j.value("op", "");
       if (q.words.empty() || (q.kind == BenchQuery::Kind::kBoolean && q.words.size() != 2)) {
@@ -191,7 +204,8 @@ std::string xapian_syntax(const BenchQuery& q) {
     for (std::size_t i = 0; i < q.words.size(); ++i) s += (i ? sep : "") + q.words[i];
   };
   switch (q.kind) {
-    case BenchQuery::Kind::kKeyword: join(" "); break;
+    case BenchQuery::Kind::kKeyword:
+    case BenchQuery::Kind::kQuestion: join(" "); break;
     case BenchQuery::Kind::kPhrase: s = "\""; join(" "); s += "\""; break;
     case BenchQuery::Kind::kBoolean: s = q.words[0] + " " + q.op + " " + q.words[1]; break;
   }
@@ -202,6 +216,7 @@ std::string fts5_syntax(const BenchQuery& q) {
   std::string s;
   switch (q.kind) {
     case BenchQuery::Kind::kKeyword:
+    case BenchQuery::Kind::kQuestion:
       for (std::size_t i = 0; i < q.words.size(); ++i) s += (i ? " OR \"" : "\"") + q.words[i] + "\"";
       break;
     case BenchQuery::Kind::kPhrase:

@@ -20,7 +20,8 @@ struct LatencySummary {  // milliseconds
 
 struct QueryTiming {
   double open_ms = 0;  // opening the index
-  // One map per timed pass: "all", "keyword", "phrase", "boolean" -> summary.
+  // One map per timed pass: "all" (keyword, phrase and boolean), "keyword",
+  // "phrase", "boolean", "question" -> summary.
   std::vector<std::map<std::string, LatencySummary>> passes;
   std::size_t hits = 0;  // in the last pass, summed over queries
   std::size_t queries_with_hits = 0;

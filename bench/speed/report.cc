@@ -128,7 +128,8 @@ void write_report(const fs::path& dir) {
         values[kind][1].push_back(s.at("p95_ms"));
         values[kind][2].push_back(s.at("p99_ms"));
       }
-      f.queries = pass.at("all").at("queries");
+      f.queries = pass.at("all").at("queries").get<std::size_t>() +
+                  (pass.contains("question") ? pass.at("question").at("queries").get<std::size_t>() : 0);
     }
     for (auto& [kind, v] : values) f.kinds[kind] = {spread(v[0]), spread(v[1]), spread(v[2])};
     f.hits = r.at("hits");
@@ -235,7 +236,7 @@ void write_report(const fs::path& dir) {
   for (auto& [size, systems] : latency) {
     md << "**" << size << " abstracts** (milliseconds)\n\n";
     md << "| system | all p50 | all p95 | all p99 | keyword p50 / p99 | phrase p50 / p99 | boolean p50 / p99 | "
-          "queries with hits | errors |\n|---|---|---|---|---|---|---|---:|---:|\n";
+          "question p50 / p99 | queries with hits | errors |\n|---|---|---|---|---|---|---|---|---:|---:|\n";
     for (auto& [key, name] : kSystems) {
       if (!systems.contains(key)) continue;
       auto& f = systems[key];
@@ -244,7 +245,8 @@ void write_report(const fs::path& dir) {
       };
       md << "| " << name << " | " << range(f.kinds["all"][0]) << " | " << range(f.kinds["all"][1]) << " | "
          << range(f.kinds["all"][2]) << " | " << kind("keyword") << " | " << kind("phrase") << " | "
-         << kind("boolean") << " | " << f.queries_with_hits << " / " << f.queries << " | " << f.errors << " |\n";
+         << kind("boolean") << " | " << kind("question") << " | " << f.queries_with_hits << " / " << f.queries
+         << " | " << f.errors << " |\n";
     }
     md << "\n| engine vs | p50 ratio | p95 ratio | p99 ratio | peer p99 ÷ engine p99 |\n|---|---:|---:|---:|---:|\n";
     for (const std::string peer : {"xapian", "fts5"}) {
