@@ -285,6 +285,22 @@ std::vector<std::pair<std::string, double>> relevance_model(Xapian::Database& db
   return best;
 }
 
+// Adds the distinct words `q` was written with to `out`: an acronym's or a
+// wildcard's expansion (OP_SYNONYM) counts as the one word that was expanded, its
+// first alternative ("LLM agents" is two words, not five).
+void add_user_words(const Xapian::Query& q, std::unordered_set<std::string>& out) {
+  if (q.get_type() == Xapian::Query::LEAF_TERM) {
+    if (q.get_terms_begin() == q.get_terms_end()) return;
+    std::string term = *q.get_terms_begin();
+    if (schema::is_title_term(term)) term.erase(0, schema::kTitlePrefix.size());
+    if (schema::is_word_term(term)) out.insert(std::move(term));
+    return;
+  }
+  std::size_t n = q.get_num_subqueries();
+  if (q.get_type() == Xapian::Query::OP_SYNONYM) n = std::min<std::size_t>(n, 1);
+  for (std::size_t i = 0; i < n; ++i) add_user_words(q.get_subquery(i), out);
+}
+
 // The query as ranked: with a title boost and pseudo-relevance feedback when the
 // options ask for them. The set of matches only grows for plain text (where
 // everything is ORed anyway); query-language matches stay as the user wrote them.
@@ -311,7 +327,10 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
                         Xapian::Query(Xapian::Query::OP_OR, title.begin(), title.end()), r.title_weight);
     query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, boost);
   }
-  if (r.feedback_min_words == 0 || r.feedback_mix <= 0 || words.size() < r.feedback_min_words) return query;
+  if (r.feedback_min_words == 0 || r.feedback_mix <= 0) return query;
+  std::unordered_set<std::string> user_words;
+  add_user_words(query, user_words);
+  if (user_words.size() < r.feedback_min_words) return query;
   Xapian::Enquire first(db);
   first.set_query(query);
   first.set_weighting_scheme(bm25(r));

@@ -31,15 +31,16 @@ struct RankingOptions {
   // "however") out of the query, unless nothing else is left.
   bool plain_text_stopwords = false;
   // Pseudo-relevance feedback (RM3, as Anserini runs it), for questions and
-  // claims: a query with at least `feedback_min_words` distinct words is run
-  // twice. The second time it is widened with the `feedback_terms` words that
-  // best describe its `feedback_docs` best hits (words found in more than a tenth
-  // of the abstracts are never chosen), which have `feedback_weight` of that
-  // feedback query's weight; a hit's score is then `feedback_mix` of its feedback
-  // query's score and the rest its query's, each divided by its best hit's.
-  // Plain text finds more abstracts so; the query language's matches stay the
-  // same and only their order changes. Keyword queries (up to three words) are
-  // never widened; a widened query costs about twice as much.
+  // claims: a query with at least `feedback_min_words` distinct words (an acronym
+  // or a wildcard counts as one, whatever it expands to) is run twice. The second
+  // time it is widened with the `feedback_terms` words that best describe its
+  // `feedback_docs` best hits (words found in more than a tenth of the abstracts
+  // are never chosen), which have `feedback_weight` of that feedback query's
+  // weight; a hit's score is then `feedback_mix` (0 to 1) of its feedback query's
+  // score and the rest its query's, each divided by its best hit's. Plain text
+  // finds more abstracts so; the query language's matches stay the same and only
+  // their order changes. Keyword queries (up to three words) are never widened; a
+  // widened query costs about twice as much.
   // feedback_min_words = 0 or feedback_mix = 0 turns feedback off.
   unsigned feedback_min_words = 4;
   unsigned feedback_docs = 10;
