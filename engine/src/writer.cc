@@ -116,7 +116,7 @@ struct Batch {
   std::shared_ptr<const std::string> dictionary;  // to compress with (empty: none yet)
 };
 
-// A bounded queue of batches from the reading thread to the workers.
+// A bounded queue of batches from the reading thread to a worker.
 class BatchQueue {
  public:
   explicit BatchQueue(std::size_t capacity) : capacity_(capacity) {}
@@ -375,20 +375,27 @@ struct Writer::Impl {
         return std::make_unique<ShardWorker>(tmp / ("shard-" + std::to_string(i)));
       }));
     }
-    BatchQueue queue(threads * kQueuedBatchesPerWorker);
+    // Batch k goes to worker k % threads, so the same files make the same shards
+    // and, merged, the same document numbers, which order hits of equal score.
+    std::vector<std::unique_ptr<BatchQueue>> queues;
+    for (unsigned i = 0; i < threads; ++i) queues.push_back(std::make_unique<BatchQueue>(kQueuedBatchesPerWorker));
+    std::size_t batches = 0;
+    auto hand_out = [&](Batch b) { queues[batches++ % queues.size()]->push(std::move(b)); };
     std::vector<std::thread> pool;
     // Whatever leaves this function, the workers are told to stop and joined.
     struct Join {
-      BatchQueue& queue;
+      std::vector<std::unique_ptr<BatchQueue>>& queues;
       std::vector<std::thread>& pool;
       ~Join() {
-        queue.close();
+        for (auto& q : queues) q->close();
         for (auto& t : pool) {
           if (t.joinable()) t.join();
         }
       }
-    } join{queue, pool};
-    for (auto& w : workers) pool.emplace_back([&queue, &w] { w->run(queue); });
+    } join{queues, pool};
+    for (unsigned i = 0; i < threads; ++i) {
+      pool.emplace_back([&w = *workers[i], &q = *queues[i]] { w.run(q); });
+    }
 
     // Read every file on this thread, handing batches to the workers.
     std::vector<std::pair<std::string, schema::FileState>> indexed;
@@ -420,7 +427,7 @@ struct Writer::Impl {
           batch.records.push_back(std::move(*record));
           ++count;
           if (batch.records.size() == kBatchSize) {
-            queue.push(std::move(batch));
+            hand_out(std::move(batch));
             batch = Batch{abs, reader->venue(), reader->year(), {}, dictionary};
           }
           if (options.on_progress && progress.abstracts + count >= next_report) {
@@ -431,7 +438,7 @@ struct Writer::Impl {
             options.on_progress(now);
           }
         }
-        if (!batch.records.empty()) queue.push(std::move(batch));
+        if (!batch.records.empty()) hand_out(std::move(batch));
         progress.abstracts += count;
         progress.bytes_done += state.size;
         state.abstracts = count;
@@ -451,7 +458,7 @@ struct Writer::Impl {
         }
       }
     }
-    queue.close();
+    for (auto& q : queues) q->close();
     for (auto& t : pool) t.join();
     for (auto& w : workers) {
       if (w->error()) std::rethrow_exception(w->error());

@@ -17,10 +17,13 @@
 #include <thread>
 #include <vector>
 
+#include <xapian.h>
+
 #include "abstracts/abstract.h"
 #include "abstracts/error.h"
 #include "abstracts/writer.h"
 #include "engine/analysis/analyzer.h"
+#include "engine/layout.h"
 #include "tests/support/test_support.h"
 
 namespace abstracts {
@@ -468,6 +471,39 @@ TEST_F(CorpusIndex, SearchesFromManyThreadsAgreeWithOneThread) {
 
 // ---------------------------------------------------------------------------
 // Tests that write: each on its own index.
+
+// The ids of an index's abstracts in Xapian document-number order, the order
+// in which hits of equal score are listed.
+std::vector<std::string> ids_in_docid_order(const fs::path& dir) {
+  Xapian::Database db(layout::current_generation(dir).string());
+  std::vector<std::string> ids;
+  for (auto d = db.postlist_begin(""); d != db.postlist_end(""); ++d) {
+    for (auto t = db.termlist_begin(*d); t != db.termlist_end(*d); ++t) {
+      if ((*t).starts_with("Q")) ids.push_back((*t).substr(1));
+    }
+  }
+  return ids;
+}
+
+// Building the same files twice gives the same document numbers, so ties rank
+// the same (the workers once took batches in whatever order they got to them).
+TEST(IndexWriter, BulkBuildIsTheSameEveryTime) {
+  TempDir dir;
+  std::string text = "NeurIPS 2026 Papers\n";
+  for (int i = 0; i < 3000; ++i) text += "Abstract " + std::to_string(i) + " about zyzzyva ranking.\n";
+  write_file(dir / "many.txt", text);
+  std::vector<std::string> first;
+  for (int build = 0; build < 3; ++build) {
+    const fs::path index = dir / ("index" + std::to_string(build));
+    IndexOptions options;
+    options.threads = 3;
+    ASSERT_EQ(Writer::open(index).index({dir / "many.txt"}, options), 0u);
+    const auto ids = ids_in_docid_order(index);
+    ASSERT_EQ(ids.size(), 3000u);
+    if (build == 0) first = ids;
+    EXPECT_EQ(ids, first) << "build " << build;
+  }
+}
 
 TEST(IndexWriter, ReindexingIsIdempotent) {
   TempDir dir;

@@ -69,7 +69,9 @@ class Writer {
   // index is empty, it is built in bulk: the files are analysed on several
   // threads into shards that are merged (Xapian compaction) into a new
   // generation of the index, published atomically at the end; memory stays
-  // bounded whatever the corpus size. Returns the number of files that failed.
+  // bounded whatever the corpus size. The same files and thread count give the
+  // same index, down to the order of hits with equal scores. Returns the number
+  // of files that failed.
   std::size_t index(const std::vector<std::filesystem::path>& paths, const IndexOptions& options = {});
 
   // Indexes one file (abstracts text format or BEIR JSON Lines, optionally
