@@ -378,7 +378,9 @@ struct Writer::Impl {
     // Batch k goes to worker k % threads, so the same files make the same shards
     // and, merged, the same document numbers, which order hits of equal score.
     std::vector<std::unique_ptr<BatchQueue>> queues;
-    for (unsigned i = 0; i < threads; ++i) queues.push_back(std::make_unique<BatchQueue>(kQueuedBatchesPerWorker));
+    for (unsigned i = 0; i < threads; ++i) {
+      queues.push_back(std::make_unique<BatchQueue>(kQueuedBatchesPerWorker));
+    }
     std::size_t batches = 0;
     auto hand_out = [&](Batch b) { queues[batches++ % queues.size()]->push(std::move(b)); };
     std::vector<std::thread> pool;
