@@ -49,19 +49,23 @@ RankingOptions ranking_from_env() {
   return r;
 }
 
-// $ABSTRACTS_DEFAULT_OPERATOR=AND: the experiment behind the query language's
-// default operator. Each query's words, stripped of punctuation, are joined with
-// AND and searched with the query language, instead of as plain text (OR).
-bool words_joined_with_and() {
+// $ABSTRACTS_DEFAULT_OPERATOR=AND or OR: the experiment behind the query
+// language's default operator. Each query's words, stripped of punctuation, are
+// joined with " AND " or " " (the default operator, OR) and searched with the
+// query language, as the CLI would, instead of as plain text. Empty: plain text.
+std::string query_language_operator() {
   const char* op = std::getenv("ABSTRACTS_DEFAULT_OPERATOR");
-  return op != nullptr && std::string(op) == "AND";
+  if (op == nullptr || std::string(op).empty()) return "";
+  if (std::string(op) == "AND" || std::string(op) == "OR") return op;
+  throw std::runtime_error("ABSTRACTS_DEFAULT_OPERATOR: AND or OR, not " + std::string(op));
 }
 
-std::string join_with_and(const std::string& text) {
+std::string join_words(const std::string& text, const std::string& op) {
+  const std::string separator = op == "AND" ? " AND " : " ";
   std::string out, word;
   auto flush = [&] {
     if (word.empty()) return;
-    if (!out.empty()) out += " AND ";
+    if (!out.empty()) out += separator;
     out += word;
     word.clear();
   };
@@ -99,19 +103,19 @@ Run run_engine(const Collection& collection) {
   options.snippets = false;
   options.syntax = QuerySyntax::kPlainText;
   options.ranking = ranking_from_env();
-  const bool and_mode = words_joined_with_and();
-  if (and_mode) {
+  const std::string op = query_language_operator();
+  if (!op.empty()) {
     options.syntax = QuerySyntax::kQueryLanguage;
-    options.correct_spelling = false;  // measure AND itself, not a rescue of it
-    run.notes.push_back("words joined with AND ($ABSTRACTS_DEFAULT_OPERATOR=AND)");
+    options.correct_spelling = false;  // measure the operator itself, not a rescue of it
+    run.notes.push_back("words joined with " + op + " ($ABSTRACTS_DEFAULT_OPERATOR=" + op + ")");
   }
   std::unordered_set<std::string> unknown;
   start = std::chrono::steady_clock::now();
   for (const auto& query : collection.queries) {
     Ranking& ranking = run.rankings[query.id];
     try {
-      SearchResults results = and_mode ? index.search(join_with_and(query.text), options)
-                                       : index.search(query.text, options);
+      SearchResults results = op.empty() ? index.search(query.text, options)
+                                         : index.search(join_words(query.text, op), options);
       ranking.reserve(results.hits.size());
       for (auto& hit : results.hits) ranking.push_back(std::move(hit.abstract.id));
     } catch (const QueryError& e) {
