@@ -1,8 +1,11 @@
 #include "query/positional.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <memory>
+#include <regex>
+#include <string>
 
 #include "engine/positions.h"
 #include "engine/schema.h"
@@ -361,7 +364,20 @@ std::string describe(const Xapian::Query& query) {
     const std::string inner = out.substr(at + kFilter.size(), close - 1 - (at + kFilter.size()));
     out.replace(open, close + 1 - open, "(" + inner + ")");
   }
-  return out;
+  // "0.14282837364287723214 * x" (a weight scale) becomes "0.143 * x".
+  static const std::regex kScale(R"((\d+\.\d+)( \* ))");
+  std::string rounded;
+  std::size_t last = 0;
+  for (std::sregex_iterator m(out.begin(), out.end(), kScale), end; m != end; ++m) {
+    char number[32];
+    std::snprintf(number, sizeof number, "%.3g", std::stod(m->str(1)));
+    rounded.append(out, last, static_cast<std::size_t>(m->position(0)) - last);
+    rounded += number;
+    rounded += m->str(2);
+    last = static_cast<std::size_t>(m->position(0) + m->length(0));
+  }
+  rounded.append(out, last, std::string::npos);
+  return rounded;
 }
 
 }  // namespace abstracts::query

@@ -70,7 +70,7 @@ class PositionChecks : public Xapian::MatchDecider {
 
 // Xapian's description of `query`, with each positional filter shown as the
 // operator it stands for: "(agent NEAR 3 mice)", not the AND and filter that
-// run it.
+// run it, and weight scales to three digits ("0.143 * web", not Xapian's 20).
 std::string describe(const Xapian::Query& query);
 
 }  // namespace abstracts::query
