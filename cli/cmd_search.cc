@@ -32,7 +32,7 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
                 "Do not search for a spelling correction when the query finds nothing");
   cmd->add_flag("--no-acronyms", args->no_acronyms, "Do not expand learned acronyms");
   cmd->add_flag("--no-feedback", args->no_feedback,
-                "Rank a query of four or more words by its own words only, without pseudo-relevance feedback");
+                "Do not rank queries of four or more words with pseudo-relevance feedback");
   cmd->fallthrough();
   cmd->callback([&ctx, &status, args] {
     std::string query;

@@ -92,7 +92,8 @@ std::vector<BenchQuery> generate_queries(const std::filesystem::path& corpus, st
   std::mt19937_64 rng(seed);
   auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
   std::vector<BenchQuery> out;
-  const std::size_t max_attempts = 100 * (sizes.keyword + sizes.phrase + sizes.boolean + sizes.question) + 1000;
+  const std::size_t max_attempts =
+      100 * (sizes.keyword + sizes.phrase + sizes.boolean + sizes.question) + 1000;
   std::size_t attempts = 0;
   auto guard = [&] {
     if (++attempts > max_attempts) throw std::runtime_error("cannot draw enough queries from " + corpus.string());
