@@ -147,14 +147,15 @@ TEST_F(PositionalAgainstXapian, PhraseAndNearMatchTheSameAbstracts) {
   EXPECT_GT(narrower, 100u);          // and many rule out abstracts that have the words
 }
 
-// An acronym's long form is a phrase inside an OP_SYNONYM: the synonym matches
-// the abstracts with the phrase or with the acronym, and ranks them as one term.
+// Weight scales (feedback's) are shown to three digits; a number term is not a scale.
 TEST(Describe, RoundsWeightScalesButNotTerms) {
   const Xapian::Query scaled(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query("web"), 0.14282837364287723);
   const Xapian::Query q(Xapian::Query::OP_AND_MAYBE, Xapian::Query("3.14159265"), scaled);
   EXPECT_EQ(describe(q), "Query((3.14159265 AND_MAYBE 0.143 * web))");
 }
 
+// An acronym's long form is a phrase inside an OP_SYNONYM: the synonym matches
+// the abstracts with the phrase or with the acronym, and ranks them as one term.
 TEST_F(PositionalAgainstXapian, SynonymOfPhraseAndTerm) {
   Xapian::Database ours((*dir_ / "ours").string());
   Xapian::Database native((*dir_ / "native").string());
