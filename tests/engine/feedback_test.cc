@@ -98,7 +98,7 @@ TEST_F(Feedback, KeywordQueriesAreNeverWidened) {
   EXPECT_FALSE(has_note(r, "feedback:"));
 }
 
-TEST_F(Feedback, QueryLanguageMatchesStayAndOnlyTheirOrderMoves) {
+TEST_F(Feedback, QueryLanguageKeepsItsMatches) {
   SearchOptions o = plain();
   o.syntax = QuerySyntax::kQueryLanguage;
   for (const char* q : {"quokka marmot wombat numbat", "quokka AND marmot AND wombat AND numbat"}) {
