@@ -207,6 +207,14 @@ struct Expr {
   std::vector<PositionCheckRef> required;
 };
 
+// The expression of a words_query() or synonym_query(): it cannot match without
+// its position check (a single word has none).
+Expr positional_expr(const PositionalQuery& p) {
+  Expr out(p.query);
+  if (p.check != nullptr) out.required.push_back(p.check);
+  return out;
+}
+
 Xapian::Query combine(Xapian::Query::op op, const std::vector<Xapian::Query>& parts) {
   std::vector<Xapian::Query> nonempty;
   for (const auto& p : parts) {
@@ -458,10 +466,8 @@ class Grammar {
     // Xapian's window spans the words themselves: n positions apart means a
     // window of n + (words - 1).
     auto order = kind == Kind::kNear ? WordOrder::kAny : WordOrder::kAsWritten;
-    auto group = words_query({order, terms, static_cast<Xapian::termcount>(distance + terms.size() - 1)});
-    Expr out(group.query);
-    if (group.check != nullptr) out.required.push_back(group.check);
-    return out;
+    return positional_expr(
+        words_query({order, terms, static_cast<Xapian::termcount>(distance + terms.size() - 1)}));
   }
 
   std::string single_term(const Lexeme& lx) {
@@ -524,16 +530,11 @@ class Grammar {
       if (analysis::is_stop_word(t.term)) stop_word(t.term);
     }
     note_stems(typed, tokens);
-    auto as_expr = [](const PositionalQuery& p) {
-      Expr out(p.query);
-      if (p.check != nullptr) out.required.push_back(p.check);
-      return out;
-    };
     // Stop words alone leave no terms, but an acronym may still expand ("IT").
     Words base = phrase_words(terms);
     std::vector<Words> alternatives;
     if (!base.terms.empty()) alternatives.push_back(base);
-    if (ctx_.acronyms == nullptr) return alternatives.empty() ? Expr() : as_expr(words_query(base));
+    if (ctx_.acronyms == nullptr) return alternatives.empty() ? Expr() : positional_expr(words_query(base));
     if (terms.size() == 1 && capitals(typed) >= 2) {
       if (const auto* a = ctx_.acronyms->find_short(terms[0])) {
         std::vector<std::string> used;
@@ -552,9 +553,9 @@ class Grammar {
       }
     }
     if (alternatives.empty()) return Expr();
-    if (alternatives.size() == 1) return as_expr(words_query(alternatives[0]));
+    if (alternatives.size() == 1) return positional_expr(words_query(alternatives[0]));
     // One concept, several spellings: rank them as one term.
-    return as_expr(synonym_query(alternatives));
+    return positional_expr(synonym_query(alternatives));
   }
 
   void note_stems(const std::string& typed, const std::vector<analysis::Token>& tokens) {

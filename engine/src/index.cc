@@ -150,12 +150,12 @@ using FeedbackWeights = std::unordered_map<std::string, double>;
 
 // Each query term's BM25 weight in the document with this id, on its own. A
 // title term counts once if the user asked for it (title:) and title_weight
-// times if rank() boosted the title words (`asked` is the query before rank());
-// a feedback word counts its feedback weight, plus once if the user asked for it.
-std::vector<TermWeight> explain_hit(Xapian::Database& db, const Xapian::Query& query, const Xapian::Query& asked,
-                                    const std::string& id, const RankingOptions& ranking,
-                                    const FeedbackWeights& feedback) {
-  std::unordered_set<std::string> asked_terms(asked.get_unique_terms_begin(), asked.get_unique_terms_end());
+// times if rank() boosted the title words (`asked_terms` are the terms of the
+// query before rank()); a feedback word counts its feedback weight, plus once if
+// the user asked for it.
+std::vector<TermWeight> explain_hit(Xapian::Database& db, const Xapian::Query& query,
+                                    const std::unordered_set<std::string>& asked_terms, const std::string& id,
+                                    const RankingOptions& ranking, const FeedbackWeights& feedback) {
   std::vector<TermWeight> out;
   Xapian::Query only_this(schema::id_term(id));
   for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
@@ -207,7 +207,7 @@ void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, co
       hit.snippet = query::make_snippet(hit.abstract.text, terms, options.snippet_chars, thread_analyzer());
     }
     if (options.explain) {
-      hit.explanation = explain_hit(db, query, asked, hit.abstract.id, options.ranking, feedback);
+      hit.explanation = explain_hit(db, query, asked_terms, hit.abstract.id, options.ranking, feedback);
     }
     results.hits.push_back(std::move(hit));
   }
