@@ -40,7 +40,7 @@ struct RankingOptions {
   // score and the rest its query's, each divided by its best hit's. Plain text
   // finds more abstracts so; the query language's matches stay the same and only
   // their order changes. Keyword queries (up to three words) are never widened; a
-  // widened query costs about twice as much.
+  // widened query costs about 2.5 times as much (docs/performance.md).
   // feedback_min_words = 0 or feedback_mix = 0 turns feedback off.
   unsigned feedback_min_words = 4;
   unsigned feedback_docs = 10;
