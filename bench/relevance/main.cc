@@ -2,8 +2,12 @@
 // test collections with relevance judgments. See docs/relevance.md.
 // Exit status: 0 on success, 2 on error.
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,8 +23,25 @@ namespace {
 
 using namespace abstracts::eval;
 
+// "plain Xapian" -> "plain-xapian": a run file's name and tag.
+std::string slug(const std::string& system) {
+  std::string s;
+  for (char ch : system) s += ch == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+// RUN_DIR/scifact-test.engine.run: the ranking of every query, for trec_eval or a
+// closer look at single queries.
+void write_run_file(const std::filesystem::path& run_dir, const Collection& c, const Run& run) {
+  std::filesystem::create_directories(run_dir);
+  const std::string name = c.name + (c.split.empty() ? "" : "-" + c.split) + "." + slug(run.system) + ".run";
+  std::ofstream out(run_dir / name);
+  write_trec_run(out, run.rankings, slug(run.system));
+  if (!out.flush()) throw std::runtime_error("cannot write " + (run_dir / name).string());
+}
+
 CollectionResult measure(const std::filesystem::path& data_dir, const std::string& name,
-                         const std::string& split) {
+                         const std::string& split, const std::filesystem::path& run_dir) {
   std::cerr << "relevance: " << name << ": loading\n";
   const auto start = std::chrono::steady_clock::now();
   const Collection c = load_collection(data_dir, name, split);
@@ -45,6 +66,7 @@ CollectionResult measure(const std::filesystem::path& data_dir, const std::strin
     Run run = run_system(c);
     std::cerr << "relevance: " << name << ": " << run.system << ": indexed in " << run.index_seconds
               << " s, searched in " << run.query_seconds << " s\n";
+    if (!run_dir.empty()) write_run_file(run_dir, c, run);
     Scores scores = evaluate(run.rankings, c.qrels, c.queries);
     result.systems.push_back({std::move(run), scores});
   }
@@ -59,6 +81,7 @@ int main(int argc, char** argv) {
   std::string collection = "all";
   std::string split = "test";
   bool json = false;
+  std::string run_dir;
 
   CLI::App app{"relevance: ranking quality of abstracts vs. plain Xapian on judged collections",
                "relevance"};
@@ -73,6 +96,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"test", "train"}))
       ->capture_default_str();
   app.add_flag("--json", json, "Print JSON instead of Markdown");
+  app.add_option("--run-dir", run_dir,
+                 "Also write each system's rankings in trec_eval's run format to "
+                 "DIR/COLLECTION[-SPLIT].SYSTEM.run");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -86,7 +112,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> names =
         collection == "all" ? collection_names() : std::vector<std::string>{collection};
     std::vector<CollectionResult> results;
-    for (const auto& name : names) results.push_back(measure(data_dir, name, split));
+    for (const auto& name : names) results.push_back(measure(data_dir, name, split, run_dir));
     if (json) {
       print_json(std::cout, results);
     } else {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <ostream>
 #include <unordered_set>
 
 namespace abstracts::eval {
@@ -84,6 +85,14 @@ Scores evaluate(const Rankings& run, const Qrels& qrels, const std::vector<Query
     s.map /= n;
   }
   return s;
+}
+
+void write_trec_run(std::ostream& out, const Rankings& run, const std::string& tag) {
+  for (const auto& [qid, ranking] : run) {
+    for (std::size_t r = 0; r < ranking.size(); ++r) {
+      out << qid << " Q0 " << ranking[r] << ' ' << r + 1 << ' ' << kDepth - r << ' ' << tag << '\n';
+    }
+  }
 }
 
 }  // namespace abstracts::eval

@@ -4,6 +4,7 @@
 #define ABSTRACTS_BENCH_RELEVANCE_METRICS_H_
 
 #include <cstddef>
+#include <iosfwd>
 #include <map>
 #include <string>
 #include <vector>
@@ -47,6 +48,11 @@ struct Scores {
 // Means over the queries of `qrels` with at least one relevant document that are
 // also in `queries` (the queries that were run); others are skipped.
 Scores evaluate(const Rankings& run, const Qrels& qrels, const std::vector<Query>& queries);
+
+// Writes `run` in trec_eval's run format, one line per hit: "qid Q0 docid rank
+// score tag", ranks from 1. A ranking holds no scores, so the score is kDepth + 1 -
+// rank, which orders the hits as ranked (trec_eval sorts by score).
+void write_trec_run(std::ostream& out, const Rankings& run, const std::string& tag);
 
 }  // namespace abstracts::eval
 

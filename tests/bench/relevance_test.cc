@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,17 @@ TEST(Metrics, EvaluateAveragesOverJudgedQueriesThatWereAsked) {
   EXPECT_NEAR(s.map, 0.5, 1e-12);
   EXPECT_NEAR(s.ndcg_at_10, 0.5, 1e-12);
   EXPECT_NEAR(s.recall_at_100, 0.5, 1e-12);
+}
+
+TEST(Metrics, TrecRunFileListsHitsInRankOrderWithFallingScores) {
+  const Rankings run{{"7", {"x", "y"}}, {"10", {"z"}}};
+  std::ostringstream out;
+  write_trec_run(out, run, "engine");
+  // Queries in the map's order; trec_eval sorts each query's hits by score.
+  EXPECT_EQ(out.str(),
+            "10 Q0 z 1 1000 engine\n"
+            "7 Q0 x 1 1000 engine\n"
+            "7 Q0 y 2 999 engine\n");
 }
 
 TEST(Collection, UnpaddedIdDropsLeadingZerosOfTheLastNumber) {
