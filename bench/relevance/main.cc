@@ -26,7 +26,8 @@ using namespace abstracts::eval;
 // "plain Xapian" -> "plain-xapian": a run file's name and tag.
 std::string slug(const std::string& system) {
   std::string s;
-  for (char ch : system) s += ch == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (char ch : system)
+    s += ch == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   return s;
 }
 
@@ -34,7 +35,8 @@ std::string slug(const std::string& system) {
 // closer look at single queries.
 void write_run_file(const std::filesystem::path& run_dir, const Collection& c, const Run& run) {
   std::filesystem::create_directories(run_dir);
-  const std::string name = c.name + (c.split.empty() ? "" : "-" + c.split) + "." + slug(run.system) + ".run";
+  const std::string name =
+      c.name + (c.split.empty() ? "" : "-" + c.split) + "." + slug(run.system) + ".run";
   std::ofstream out(run_dir / name);
   write_trec_run(out, run.rankings, slug(run.system));
   if (!out.flush()) throw std::runtime_error("cannot write " + (run_dir / name).string());
