@@ -76,6 +76,31 @@ void fold_special_letters(icu::UnicodeString& w) {
   }
 }
 
+// "TNF-α" matches "TNF-alpha", "IκB" matches "IkappaB", "$\alpha$-divergence"
+// matches "alpha-divergence": a Greek letter becomes its name, as PubMed indexes it.
+// A word of three or more Greek letters and nothing else is Greek, not a symbol,
+// and stays. `w` is case-folded and bare of diacritics ("ς" is "σ", "ά" is "α").
+void spell_greek_letters(icu::UnicodeString& w) {
+  static const char16_t* const kNames[] = {
+      u"alpha", u"beta", u"gamma", u"delta", u"epsilon", u"zeta", u"eta", u"theta", u"iota",
+      u"kappa", u"lambda", u"mu", u"nu", u"xi", u"omicron", u"pi", u"rho", u"sigma",
+      u"sigma", u"tau", u"upsilon", u"phi", u"chi", u"psi", u"omega"};
+  auto greek = [](UChar c) { return c >= u'α' && c <= u'ω'; };
+  int32_t letters = 0;
+  for (int32_t i = 0; i < w.length(); ++i) letters += greek(w.charAt(i)) ? 1 : 0;
+  if (letters == 0 || (letters == w.length() && letters >= 3)) return;
+  icu::UnicodeString spelled;
+  for (int32_t i = 0; i < w.length(); ++i) {
+    const UChar c = w.charAt(i);
+    if (greek(c)) {
+      spelled.append(icu::UnicodeString(kNames[c - u'α']));
+    } else {
+      spelled.append(c);
+    }
+  }
+  w = spelled;
+}
+
 // True if a word whose term starts with `start` (its first one or two bytes) may
 // have one of the `wanted` terms: stemming keeps the first two letters of a word,
 // but for a "y" that becomes "i" ("dying" -> "die").
@@ -119,6 +144,7 @@ std::string Analyzer::fold(std::string_view word) {
     i += U16_LENGTH(c);
   }
   fold_special_letters(bare);
+  spell_greek_letters(bare);
   icu::UnicodeString composed = nfc->normalize(bare, status);
   std::string out;
   composed.toUTF8String(out);

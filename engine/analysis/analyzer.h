@@ -27,8 +27,10 @@ struct Token {
 //    joins, an apostrophe (' ’ ʼ) between letters stays inside the word,
 //    a '.' or ',' between digits stays inside a number ("3.5");
 //  - each word is NFKC-normalised, case-folded and diacritic-folded
-//    ("Pokémon" -> "pokemon"), an all-capitals acronym loses a plural "s"
-//    ("LLMs" -> "llm"), then stemmed with the English Snowball stemmer.
+//    ("Pokémon" -> "pokemon"), its Greek letters are spelled out ("TNF-α" ->
+//    tnf, alpha; "IκB" -> "ikappab") unless it is a Greek word of three or more
+//    letters, an all-capitals acronym loses a plural "s" ("LLMs" -> "llm"), then
+//    it is stemmed with the English Snowball stemmer.
 // Thread-compatible: it holds a Xapian::Stem, so use one Analyzer per thread.
 class Analyzer {
  public:
@@ -47,7 +49,7 @@ class Analyzer {
   std::vector<std::string> terms(std::string_view text) const;
 
   // One word, normalised but not stemmed: NFKC, case fold, diacritic fold,
-  // acronym plural. `word` is one word as found by tokenize().
+  // Greek letters spelled out, acronym plural. `word` is one word as found by tokenize().
   static std::string fold(std::string_view word);
 
   std::string stem(const std::string& folded) const;

@@ -450,6 +450,29 @@ TEST_F(CliTest, AccentsLatexAccentsAndCaseFold) {
   }
 }
 
+TEST_F(CliTest, GreekLetterMatchesItsNameAndItsLatex) {
+  // The corpus writes "$\gamma=0.5$" and "\gamma_{ij}", never the word "gamma".
+  auto expected = corpus_where([](const std::string& l) { return contains(l, "\\gamma"); });
+  ASSERT_GE(expected.size(), 2u);
+  for (const std::string query : {"gamma", "GAMMA", "γ", "Γ", "\\gamma", "$\\gamma$"}) {
+    auto hits = hit_locations(query);
+    EXPECT_EQ(hits, expected) << "search [" << query << "]\nhits:\n"
+                              << describe(hits) << "expected:\n"
+                              << describe(expected);
+  }
+  // What the snippet highlights is the letter.
+  auto hits = search_json("gamma");
+  ASSERT_EQ(hits.size(), expected.size());
+  for (const auto& hit : hits) {
+    auto snippet = hit.at("snippet").get<std::string>();
+    ASSERT_FALSE(hit.at("highlights").empty()) << hit.dump();
+    for (const auto& h : hit.at("highlights")) {
+      std::size_t begin = h.at(0), end = h.at(1);
+      EXPECT_EQ(snippet.substr(begin, end - begin), "γ") << hit.dump();
+    }
+  }
+}
+
 TEST_F(CliTest, HyphenNonBreakingHyphenAndPhraseAreTheSame) {
   // The corpus has "text-only" and "text‑only" (U+2011 NON-BREAKING HYPHEN).
   auto expected = corpus_where([](const std::string& l) { return contains_words(l, "text only"); });

@@ -76,6 +76,33 @@ TEST_F(AnalyzerTest, FoldsCaseDiacriticsAndCompatibilityForms) {
   });
 }
 
+// Rule: a Greek letter in a word is spelled out, as science also writes it
+// ("TNF-α" and "TNF-alpha"); a word of three or more Greek letters stays Greek.
+TEST_F(AnalyzerTest, SpellsOutGreekLetters) {
+  ExpectTerms({
+      {"TNF-α", {"tnf", "alpha"}},
+      {"IκB", {"ikappab"}},
+      {"IL-1β", {"il", "1beta"}},
+      {"Aβ42", {"abeta42"}},
+      {"β-catenin", {"beta", "catenin"}},
+      {"Δ", {"delta"}},
+      {"αβ", {"alphabeta"}},
+      {"λόγος", {"λογοσ"}},  // a Greek word: case and accents folded, not spelled out
+  });
+  ExpectSameTerms({
+      {"TNF-α", "TNF-alpha"},
+      {"IκB", "IkappaB"},
+      {"Qβ", "Qbeta"},
+      {"ϵ-greedy", "epsilon-greedy"},  // lunate epsilon folds to ε
+      {"ς", "σ"},                      // final sigma
+      {"Σ", "sigma"},
+      {"ά", "alpha"},  // tonos dropped first
+      {"\u00B5M", "\u03BCM"},  // micro sign and Greek mu
+      {abstracts::display_text(R"($\alpha$-divergence)"), "alpha-divergence"},
+  });
+  EXPECT_EQ(Analyzer::fold("Aβ"), "abeta");
+}
+
 TEST_F(AnalyzerTest, FoldDoesNotStem) {
   EXPECT_EQ(Analyzer::fold("Pokémon"), "pokemon");
   EXPECT_EQ(Analyzer::fold("Poke\u0301mon"), "pokemon");

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -714,6 +715,32 @@ TEST(IndexOpen, DirectoryThatIsNotAnIndexThrowsIndexNotFound) {
   TempDir dir;
   fs::create_directory(dir / "empty");
   EXPECT_THROW(Index::open(dir / "empty"), IndexNotFound);
+}
+
+// An index written with another analysis (schema 6 spelled no Greek letters
+// out) would answer with drifted terms: both sides refuse it and say how to rebuild.
+TEST(IndexOpen, IndexOfAnotherSchemaVersionThrowsCorruptIndex) {
+  TempDir dir;
+  {
+    auto files = copy_corpus(dir.path() / "corpus");
+    auto writer = Writer::open(dir / "index");
+    writer.index_file(files[0]);
+  }
+  {
+    Xapian::WritableDatabase db(layout::current_generation(dir / "index").string(), Xapian::DB_OPEN);
+    db.set_metadata("abstracts:schema", "6");
+    db.commit();
+  }
+  for (const auto& open : {std::function<void()>([&] { Index::open(dir / "index"); }),
+                           std::function<void()>([&] { Writer::open(dir / "index"); })}) {
+    try {
+      open();
+      ADD_FAILURE() << "opened an index of schema 6";
+    } catch (const CorruptIndex& e) {
+      EXPECT_NE(std::string(e.what()).find("another version"), std::string::npos) << e.what();
+      EXPECT_NE(e.hint().find("abstracts index"), std::string::npos) << e.hint();
+    }
+  }
 }
 
 TEST(IndexWriter, InvalidUtf8FileThrowsAndChangesNothing) {
