@@ -470,6 +470,12 @@ class Grammar {
         words_query({order, terms, static_cast<Xapian::termcount>(distance + terms.size() - 1)}));
   }
 
+  // ": the index sees qwen 3": why text the user wrote as one word is several
+  // ("Qwen3": digits and letters are separate words). Empty unless there are several.
+  static std::string words_seen(const std::vector<std::string>& terms) {
+    return terms.size() > 1 ? ": the index sees " + join(terms, " ") : "";
+  }
+
   std::string single_term(const Lexeme& lx) {
     std::vector<std::string> terms;
     if (lx.kind == Kind::kWord && lx.text.find('*') == std::string::npos) {
@@ -477,7 +483,7 @@ class Grammar {
     }
     if (terms.size() != 1) {
       throw QueryError("NEAR and ADJ take single words; '" + lx.text + "' at column " +
-                           std::to_string(lx.column) + " is not one",
+                           std::to_string(lx.column) + " is not one" + words_seen(terms),
                        lx.column, "use a quoted phrase for words that must be adjacent");
     }
     if (analysis::is_stop_word(terms[0])) {
@@ -579,8 +585,10 @@ class Grammar {
       std::string text = display_text(typed);
       auto tokens = analyzer_.tokenize(text);
       if (tokens.size() != 1 || tokens[0].end != text.size()) {
+        std::vector<std::string> terms;
+        for (const auto& t : tokens) terms.push_back(t.term);
         throw QueryError("a wildcard needs one word before the '*' ('" + lx.text + "' at column " +
-                             std::to_string(lx.column) + ")",
+                             std::to_string(lx.column) + words_seen(terms) + ")",
                          lx.column, "write a single word prefix, like diffus*");
       }
       prefix = analysis::Analyzer::fold(text);

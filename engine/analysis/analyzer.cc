@@ -29,6 +29,13 @@ bool is_ascii_word_byte(unsigned char b) {
 
 bool is_digit(UChar32 c) { return u_isdigit(c) != 0; }
 
+// "GPT4" is "GPT 4" and "GPT-4", "40mg" is "40 mg": a word ends where digits meet
+// letters, as Lucene's WordDelimiterGraphFilter splits on numerics. A mark stays
+// with what it marks.
+bool digits_meet_letters(UChar32 last, UChar32 next) {
+  return is_digit(last) != is_digit(next) && u_charType(next) != U_NON_SPACING_MARK;
+}
+
 bool is_apostrophe(UChar32 c) { return c == '\'' || c == 0x2019 || c == 0x02BC; }
 
 // Invisible characters inside a word that join rather than split it:
@@ -152,7 +159,7 @@ std::string Analyzer::fold(std::string_view word) {
 }
 
 std::string Analyzer::stem(const std::string& folded) const {
-  // Numbers and codes ("3.5", "2026", "4b") stay as written.
+  // Numbers ("3.5", "2026") stay as written.
   if (folded.empty() || (folded[0] >= '0' && folded[0] <= '9')) return folded;
   return stemmer_(folded);
 }
@@ -189,6 +196,7 @@ std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<s
       // Fast path: an ASCII letter or digit.
       const auto b = static_cast<unsigned char>(text[i]);
       if (is_ascii_word_byte(b)) {
+        if (digits_meet_letters(last, b)) break;
         if (!verbatim) word += static_cast<char>(b);
         last = b;
         i = end = i + 1;
@@ -201,6 +209,7 @@ std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<s
       // Checked first: U+02BC is a letter to ICU, but an apostrophe to readers.
       const bool apostrophe = is_apostrophe(d);
       if (!apostrophe && is_word_char(d)) {
+        if (digits_meet_letters(last, d)) break;
         if (!verbatim) word.append(text.substr(i, next_i - i));
         last = d;
         i = end = next_i;

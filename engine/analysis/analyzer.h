@@ -22,10 +22,11 @@ struct Token {
 };
 
 // Splits display text (see abstracts::display_text) into index terms:
-//  - words are runs of letters, digits and marks; every hyphen, dash and other
-//    punctuation separates words ("text‑only" -> text, only), a soft hyphen
-//    joins, an apostrophe (' ’ ʼ) between letters stays inside the word,
-//    a '.' or ',' between digits stays inside a number ("3.5");
+//  - words are runs of letters and marks, or of digits; every hyphen, dash and
+//    other punctuation separates words ("text‑only" -> text, only), and so does
+//    a change from digits to letters or back ("GPT4" -> gpt, 4, as "GPT-4"); a
+//    soft hyphen joins, an apostrophe (' ’ ʼ) between letters stays inside the
+//    word, a '.' or ',' between digits stays inside a number ("3.5");
 //  - each word is NFKC-normalised, case-folded and diacritic-folded
 //    ("Pokémon" -> "pokemon"), its Greek letters are spelled out ("TNF-α" ->
 //    tnf, alpha; "IκB" -> "ikappab") unless it is a Greek word of three or more

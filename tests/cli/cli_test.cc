@@ -473,6 +473,20 @@ TEST_F(CliTest, GreekLetterMatchesItsNameAndItsLatex) {
   }
 }
 
+TEST_F(CliTest, ModelNameWithOrWithoutHyphenIsTheSame) {
+  // The corpus writes "Qwen-3 4B" in one abstract and "Qwen3-VL" in another.
+  auto expected = corpus_where([](const std::string& l) {
+    return contains(l, "Qwen3") || contains(l, "Qwen-3") || contains(l, "Qwen 3");
+  });
+  ASSERT_EQ(expected.size(), 2u);
+  for (const std::string query : {"Qwen3", "Qwen-3", "\"Qwen 3\"", "QWEN3"}) {
+    auto hits = hit_locations(query);
+    EXPECT_EQ(hits, expected) << "search [" << query << "]\nhits:\n"
+                              << describe(hits) << "expected:\n"
+                              << describe(expected);
+  }
+}
+
 TEST_F(CliTest, HyphenNonBreakingHyphenAndPhraseAreTheSame) {
   // The corpus has "text-only" and "text‑only" (U+2011 NON-BREAKING HYPHEN).
   auto expected = corpus_where([](const std::string& l) { return contains_words(l, "text only"); });

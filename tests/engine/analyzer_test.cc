@@ -76,14 +76,43 @@ TEST_F(AnalyzerTest, FoldsCaseDiacriticsAndCompatibilityForms) {
   });
 }
 
+// Rule: a word ends where digits meet letters, so a model, gene or unit
+// written with or without a hyphen or a space is the same words.
+TEST_F(AnalyzerTest, DigitsAndLettersAreSeparateWords) {
+  ExpectTerms({
+      {"GPT4", {"gpt", "4"}},
+      {"Qwen3-VL", {"qwen", "3", "vl"}},
+      {"Llama-3.1-8B", {"llama", "3.1", "8", "b"}},
+      {"40mg", {"40", "mg"}},
+      {"3D", {"3", "d"}},
+      {"p53", {"p", "53"}},
+      {"1,000", {"1,000"}},  // a number's separators stay
+  });
+  ExpectSameTerms({
+      {"GPT4", "GPT-4"},
+      {"GPT4", "GPT 4"},
+      {"COVID19", "COVID-19"},
+      {"40mg", "40 mg"},
+      {"IL6", "IL\u20116"},  // non-breaking hyphen
+  });
+  // Each part is a word of its own, at its own position and bytes.
+  auto tokens = analyzer_.tokenize("Qwen3 models");
+  ASSERT_EQ(tokens.size(), 3u);
+  EXPECT_EQ(tokens[0].begin, 0u);
+  EXPECT_EQ(tokens[0].end, 4u);
+  EXPECT_EQ(tokens[1].begin, 4u);
+  EXPECT_EQ(tokens[1].end, 5u);
+  EXPECT_EQ(tokens[2].position, 3u);
+}
+
 // Rule: a Greek letter in a word is spelled out, as science also writes it
 // ("TNF-α" and "TNF-alpha"); a word of three or more Greek letters stays Greek.
 TEST_F(AnalyzerTest, SpellsOutGreekLetters) {
   ExpectTerms({
       {"TNF-α", {"tnf", "alpha"}},
       {"IκB", {"ikappab"}},
-      {"IL-1β", {"il", "1beta"}},
-      {"Aβ42", {"abeta42"}},
+      {"IL-1β", {"il", "1", "beta"}},
+      {"Aβ42", {"abeta", "42"}},
       {"β-catenin", {"beta", "catenin"}},
       {"Δ", {"delta"}},
       {"αβ", {"alphabeta"}},

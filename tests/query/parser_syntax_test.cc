@@ -243,6 +243,7 @@ const ErrorCase kErrors[] = {
     // Wildcards: one word before the '*'.
     {"text-on*", 1, "one word before the '*'"},
     {"graph text-on*", 7, "one word before the '*'"},
+    {"qwen3*", 1, "the index sees qwen 3"},
     // XOR needs two operands.
     {"a XOR", 3, "XOR"},
     {"XOR a", 1, "XOR"},
@@ -264,6 +265,11 @@ TEST(ParserErrors, StopWordsAreNamed) {
 TEST(Issue3Regression, PhraseAfterNearIsNotOneWord) {
   analysis::Analyzer analyzer;
   expect_error({"x NEAR \"b c\"", 8, "single words"}, analyzer);
+}
+
+TEST(ParserErrors, NearOperandWrittenAsOneWordNamesTheWordsTheIndexSees) {
+  analysis::Analyzer analyzer;
+  expect_error({"Qwen3 NEAR/3 model", 1, "not one: the index sees qwen 3"}, analyzer);
 }
 
 // ---------------------------------------------------------------------------

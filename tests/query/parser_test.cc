@@ -76,6 +76,7 @@ const GoldenCase kPhrases[] = {
     {"text-only", "Query((text PHRASE 2 onli))"},
     {"text\u2011only", "Query((text PHRASE 2 onli))"},  // U+2011 non-breaking hyphen
     {"text\u2013only", "Query((text PHRASE 2 onli))"},  // U+2013 en dash
+    {"GPT4", "Query((gpt PHRASE 2 4))"},  // digits and letters are separate words
     // Stop words in a phrase are gaps the phrase's window spans.
     {"state-of-the-art", "Query((state PHRASE 4 art))"},
     {R"("the state of the art")", "Query((state PHRASE 4 art))"},
@@ -172,6 +173,8 @@ const SameCase kSame[] = {
     {"\u201dlarge language models\u201c", R"("large language models")"},
     {"text\u2011only", "text-only"},
     {"text-only", R"("text only")"},
+    {"GPT4", "GPT-4"},
+    {"GPT4", R"("GPT 4")"},
     {R"(Pok\'emon)", "pokemon"},
     {R"(Pok\'{e}mon)", "pokemon"},
     {R"(Sch\"olkopf)", "scholkopf"},
