@@ -33,7 +33,7 @@ bool is_digit(UChar32 c) { return u_isdigit(c) != 0; }
 // letters, as Lucene's WordDelimiterGraphFilter splits on numerics. A mark stays
 // with what it marks.
 bool digits_meet_letters(UChar32 last, UChar32 next) {
-  return is_digit(last) != is_digit(next) && u_charType(next) != U_NON_SPACING_MARK;
+  return is_digit(last) != is_digit(next) && (U_GET_GC_MASK(next) & U_GC_M_MASK) == 0;
 }
 
 bool is_apostrophe(UChar32 c) { return c == '\'' || c == 0x2019 || c == 0x02BC; }

@@ -87,6 +87,7 @@ TEST_F(AnalyzerTest, DigitsAndLettersAreSeparateWords) {
       {"3D", {"3", "d"}},
       {"p53", {"p", "53"}},
       {"1,000", {"1,000"}},  // a number's separators stay
+      {"Poke\u0301mon2", {"pokemon", "2"}},  // the accent stays with its letter
   });
   ExpectSameTerms({
       {"GPT4", "GPT-4"},
