@@ -717,8 +717,9 @@ TEST(IndexOpen, DirectoryThatIsNotAnIndexThrowsIndexNotFound) {
   EXPECT_THROW(Index::open(dir / "empty"), IndexNotFound);
 }
 
-// An index written with another analysis (schema 6 spelled no Greek letters
-// out) would answer with drifted terms: both sides refuse it and say how to rebuild.
+// An index written with another analysis (schema 6 kept "Qwen3" one word and
+// "γ" a letter) would answer with drifted terms: both sides refuse it and say how
+// to rebuild.
 TEST(IndexOpen, IndexOfAnotherSchemaVersionThrowsCorruptIndex) {
   TempDir dir;
   {
