@@ -352,16 +352,21 @@ class CliTest : public ::testing::Test {
     }
   }
 
+  // Expects the hits of `query` to be exactly the corpus lines `expected`.
+  static void expect_hits(const std::string& query, const std::set<std::string>& expected) {
+    auto hits = hit_locations(query);
+    EXPECT_EQ(hits, expected) << "search [" << query << "]\nhits:\n"
+                              << describe(hits) << "expected:\n"
+                              << describe(expected);
+  }
+
   // Expects every hit of `query` to be a corpus line for which `pred` holds,
   // and every such line to be a hit.
   template <typename Pred>
   static void expect_hits_exactly(const std::string& query, Pred pred) {
-    auto hits = hit_locations(query);
     auto expected = corpus_where(pred);
     ASSERT_FALSE(expected.empty()) << "the corpus no longer has an example for [" << query << "]";
-    EXPECT_EQ(hits, expected) << "search [" << query << "]\nhits:\n"
-                              << describe(hits) << "expected:\n"
-                              << describe(expected);
+    expect_hits(query, expected);
   }
 
   static TempDir* sandbox_;
@@ -443,10 +448,7 @@ TEST_F(CliTest, AccentsLatexAccentsAndCaseFold) {
   });
   ASSERT_GE(expected.size(), 2u);
   for (const std::string query : {"Pokémon", "Pok\\'emon", "POKEMON", "pokemon"}) {
-    auto hits = hit_locations(query);
-    EXPECT_EQ(hits, expected) << "search [" << query << "]\nhits:\n"
-                              << describe(hits) << "expected:\n"
-                              << describe(expected);
+    expect_hits(query, expected);
   }
 }
 
@@ -455,10 +457,7 @@ TEST_F(CliTest, GreekLetterMatchesItsNameAndItsLatex) {
   auto expected = corpus_where([](const std::string& l) { return contains(l, "\\gamma"); });
   ASSERT_GE(expected.size(), 2u);
   for (const std::string query : {"gamma", "GAMMA", "γ", "Γ", "\\gamma", "$\\gamma$"}) {
-    auto hits = hit_locations(query);
-    EXPECT_EQ(hits, expected) << "search [" << query << "]\nhits:\n"
-                              << describe(hits) << "expected:\n"
-                              << describe(expected);
+    expect_hits(query, expected);
   }
   // What the snippet highlights is the letter.
   auto hits = search_json("gamma");
@@ -480,10 +479,7 @@ TEST_F(CliTest, ModelNameWithOrWithoutHyphenIsTheSame) {
   });
   ASSERT_EQ(expected.size(), 2u);
   for (const std::string query : {"Qwen3", "Qwen-3", "\"Qwen 3\"", "QWEN3"}) {
-    auto hits = hit_locations(query);
-    EXPECT_EQ(hits, expected) << "search [" << query << "]\nhits:\n"
-                              << describe(hits) << "expected:\n"
-                              << describe(expected);
+    expect_hits(query, expected);
   }
 }
 
@@ -495,10 +491,7 @@ TEST_F(CliTest, HyphenNonBreakingHyphenAndPhraseAreTheSame) {
   ASSERT_TRUE(std::any_of(corpus().begin(), corpus().end(),
                           [](const CorpusLine& a) { return contains(a.text, "text-only"); }));
   for (const std::string query : {"text-only", "text\u2011only", "\"text only\""}) {
-    auto hits = hit_locations(query);
-    EXPECT_EQ(hits, expected) << "search [" << query << "]\nhits:\n"
-                              << describe(hits) << "expected:\n"
-                              << describe(expected);
+    expect_hits(query, expected);
   }
 }
 
