@@ -540,7 +540,18 @@ class Grammar {
     Words base = phrase_words(terms);
     std::vector<Words> alternatives;
     if (!base.terms.empty()) alternatives.push_back(base);
-    if (ctx_.acronyms == nullptr) return alternatives.empty() ? Expr() : positional_expr(words_query(base));
+    add_acronym_spellings(typed, terms, alternatives);
+    if (alternatives.empty()) return Expr();
+    if (alternatives.size() == 1) return positional_expr(words_query(alternatives[0]));
+    // One concept, several spellings: rank them as one term.
+    return positional_expr(synonym_query(alternatives));
+  }
+
+  // Adds the other spellings of what was typed as `terms` that the learned
+  // acronyms know: an acronym's long forms, or a long form's acronym.
+  void add_acronym_spellings(const std::string& typed, const std::vector<std::string>& terms,
+                             std::vector<Words>& alternatives) {
+    if (ctx_.acronyms == nullptr) return;
     if (terms.size() == 1 && capitals(typed) >= 2) {
       if (const auto* a = ctx_.acronyms->find_short(terms[0])) {
         std::vector<std::string> used;
@@ -558,10 +569,6 @@ class Grammar {
         note("acronym: \"" + typed + "\" also matches " + a->surface);
       }
     }
-    if (alternatives.empty()) return Expr();
-    if (alternatives.size() == 1) return positional_expr(words_query(alternatives[0]));
-    // One concept, several spellings: rank them as one term.
-    return positional_expr(synonym_query(alternatives));
   }
 
   void note_stems(const std::string& typed, const std::vector<analysis::Token>& tokens) {
