@@ -44,11 +44,10 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text,
     if (!title_in_text) offset = t.position + kTitleGap;
     if (analysis::is_stop_word(t.term)) continue;
     doc.add_term(std::string(kTitlePrefix) + t.term);
-    if (!title_in_text) {
-      doc.add_term(t.term);
-      postings.emplace_back(t.term, t.position);
-    }
-    doc.add_term(t.term, kTitleExtraWdf);
+    // The body term: once for the word (unless the text, which then starts with
+    // the title, counts it) and kTitleExtraWdf times more for being in the title.
+    if (!title_in_text) postings.emplace_back(t.term, t.position);
+    doc.add_term(t.term, (title_in_text ? 0 : 1) + kTitleExtraWdf);
   }
   for (const auto& t : analyzer.tokenize(a.text)) {
     if (analysis::is_stop_word(t.term)) continue;
