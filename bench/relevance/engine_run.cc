@@ -18,7 +18,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // Ranking options from $ABSTRACTS_RANKING, for tuning experiments:
-// "k1=0.9,b=0.4,title=1,fb_min=5,fb_docs=10,fb_terms=20,fb_weight=0.5,fb_mix=0.3".
+// "k1=0.9,b=0.4,title=1,fb_min=5,fb_docs=10,fb_terms=20,fb_weight=0.5,fb_mix=0.3,prox=0.5,prox_window=27,
+// prox_depth=100,prox_min=4".
 // Unset: the engine's defaults, which are what the report is about.
 RankingOptions ranking_from_env() {
   RankingOptions r;
@@ -44,6 +45,10 @@ RankingOptions ranking_from_env() {
     else if (key == "fb_terms") r.feedback_terms = static_cast<unsigned>(v);
     else if (key == "fb_weight") r.feedback_weight = v;
     else if (key == "fb_mix") r.feedback_mix = v;
+    else if (key == "prox") r.proximity_weight = v;
+    else if (key == "prox_window") r.proximity_window = static_cast<unsigned>(v);
+    else if (key == "prox_depth") r.proximity_depth = static_cast<unsigned>(v);
+    else if (key == "prox_min") r.proximity_min_words = static_cast<unsigned>(v);
     else throw std::runtime_error("ABSTRACTS_RANKING: unknown key " + key);
   }
   return r;

@@ -16,6 +16,7 @@
 #include "query/acronym_table.h"
 #include "query/parser.h"
 #include "query/positional.h"
+#include "query/proximity.h"
 #include "query/snippet.h"
 #include "query/spelling.h"
 #include "query/stopwords.h"
@@ -181,10 +182,29 @@ std::vector<TermWeight> explain_hit(Xapian::Database& db, const Xapian::Query& q
   return out;
 }
 
-// The hits of `mset`, with snippets highlighting the words of `query` (which was
-// `asked` before rank()).
+// A hit as ranked: where it is in its MSet, and its score, which is the MSet's
+// weight unless proximity rescored it.
+struct Ranked {
+  Xapian::MSetIterator it;
+  double score;
+};
+
+// Hits in ranked order, and the MSet they come from.
+struct Ranking {
+  Xapian::MSet mset;
+  std::vector<Ranked> hits;
+};
+
+Ranking as_ranking(Xapian::MSet mset) {
+  Ranking out{std::move(mset), {}};
+  for (auto it = out.mset.begin(); it != out.mset.end(); ++it) out.hits.push_back({it, it.get_weight()});
+  return out;
+}
+
+// The hits of `ranking`, with snippets highlighting the words of `query` (which
+// was `asked` before rank()).
 void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, const Xapian::Query& query,
-               const Xapian::Query& asked, const FeedbackWeights& feedback, const Xapian::MSet& mset,
+               const Xapian::Query& asked, const FeedbackWeights& feedback, const Ranking& ranking,
                const SearchOptions& options, SearchResults& results) {
   const std::unordered_set<std::string> asked_terms(asked.get_unique_terms_begin(), asked.get_unique_terms_end());
   std::unordered_set<std::string> terms;  // highlighted: the user's words, not feedback's
@@ -196,18 +216,19 @@ void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, co
       terms.insert((*t).substr(schema::kTitlePrefix.size()));  // title:word highlights the word
     }
   }
-  results.estimated_matches = mset.get_matches_estimated();
+  results.estimated_matches = ranking.mset.get_matches_estimated();
   std::size_t rank = options.offset;
-  for (auto it = mset.begin(); it != mset.end(); ++it) {
+  for (const auto& [it, score] : ranking.hits) {
     Hit hit;
     hit.rank = ++rank;
-    hit.score = it.get_weight();
+    hit.score = score;
     hit.abstract = schema::stored_abstract(it.get_document(), stored);
     if (options.snippets) {
       hit.snippet = query::make_snippet(hit.abstract.text, terms, options.snippet_chars, thread_analyzer());
     }
     if (options.explain) {
       hit.explanation = explain_hit(db, query, asked_terms, hit.abstract.id, options.ranking, feedback);
+      if (score > it.get_weight()) hit.explanation.push_back({"proximity", score - it.get_weight()});
     }
     results.hits.push_back(std::move(hit));
   }
@@ -230,11 +251,11 @@ class ExpandWords : public Xapian::ExpandDecider {
 // P(d|Q), the hit's share of the scores; words in more than a tenth of the
 // abstracts carry no topic and are never chosen. Returns the `terms` best words
 // with P(w|Q), and adds the hits' id terms to `top_ids`.
-std::vector<std::pair<std::string, double>> relevance_model(Xapian::Database& db, const Xapian::MSet& top,
+std::vector<std::pair<std::string, double>> relevance_model(Xapian::Database& db, const std::vector<Ranked>& top,
                                                             unsigned terms, std::vector<Xapian::Query>& top_ids) {
   std::vector<std::pair<std::string, double>> best;
   double total_score = 0;
-  for (auto it = top.begin(); it != top.end(); ++it) total_score += it.get_weight();
+  for (const auto& h : top) total_score += h.score;
   if (total_score <= 0) return best;
   const double max_termfreq = 0.1 * db.get_doccount();
   struct Vote {
@@ -245,7 +266,7 @@ std::vector<std::pair<std::string, double>> relevance_model(Xapian::Database& db
   std::unordered_map<std::string, double> model;
   std::unordered_map<std::string, Xapian::doccount> termfreqs;  // lookups are B-tree reads
   std::vector<Vote> votes, chosen;
-  for (auto it = top.begin(); it != top.end(); ++it) {
+  for (const auto& [it, score] : top) {
     votes.clear();
     chosen.clear();
     for (auto t = db.termlist_begin(*it); t != db.termlist_end(*it); ++t) {
@@ -274,7 +295,7 @@ std::vector<std::pair<std::string, double>> relevance_model(Xapian::Database& db
     if (chosen.size() > terms) chosen.resize(terms);
     double sum = 0;
     for (const auto& v : chosen) sum += v.wdf;
-    const double p_doc = it.get_weight() / total_score;
+    const double p_doc = score / total_score;
     for (const auto& v : chosen) model[v.term] += p_doc * v.wdf / sum;
   }
   best.assign(model.begin(), model.end());
@@ -299,6 +320,39 @@ void add_user_words(const Xapian::Query& q, std::unordered_set<std::string>& out
   std::size_t n = q.get_num_subqueries();
   if (q.get_type() == Xapian::Query::OP_SYNONYM) n = std::min<std::size_t>(n, 1);
   for (std::size_t i = 0; i < n; ++i) add_user_words(q.get_subquery(i), out);
+}
+
+// Hits `offset` to `offset + limit` of `enquire`'s query. When `asked` is a
+// question or claim (RankingOptions::proximity_min_words), the best
+// proximity_depth are first rescored by how close together they have its words.
+Ranking best_hits(const Xapian::Database& db, const Xapian::Enquire& enquire, const Xapian::Query& asked,
+                  const RankingOptions& r, std::size_t offset, std::size_t limit,
+                  const Xapian::MatchDecider* checks) {
+  std::unordered_set<std::string> user_words;
+  if (r.proximity_weight > 0 && r.proximity_min_words > 0) add_user_words(asked, user_words);
+  if (r.proximity_depth == 0 || user_words.empty() || user_words.size() < r.proximity_min_words) {
+    return as_ranking(enquire.get_mset(static_cast<Xapian::doccount>(offset),
+                                       static_cast<Xapian::doccount>(limit), nullptr, checks));
+  }
+  const auto wanted = std::max<std::size_t>(r.proximity_depth, offset + limit);
+  Ranking ranking = as_ranking(enquire.get_mset(0, static_cast<Xapian::doccount>(wanted), nullptr, checks));
+  std::vector<std::string> words;
+  for (auto t = asked.get_unique_terms_begin(); t != asked.get_unique_terms_end(); ++t) {
+    if (schema::is_word_term(*t)) words.push_back(*t);
+  }
+  const query::Proximity proximity(db, words, r.proximity_window);
+  auto& hits = ranking.hits;
+  const auto depth = static_cast<long>(std::min<std::size_t>(r.proximity_depth, hits.size()));
+  std::vector<std::string> present;
+  for (auto h = hits.begin(); h != hits.begin() + depth; ++h) {
+    present.assign(enquire.get_matching_terms_begin(h->it), enquire.get_matching_terms_end(h->it));
+    h->score *= 1 + r.proximity_weight * proximity.coverage(h->it.get_document(), present);
+  }
+  // Scores only grow, so the rescored hits stay ahead of the rest.
+  std::stable_sort(hits.begin(), hits.begin() + depth, [](const Ranked& a, const Ranked& b) { return a.score > b.score; });
+  hits.erase(hits.begin(), hits.begin() + static_cast<long>(std::min(offset, hits.size())));
+  if (hits.size() > limit) hits.resize(limit);
+  return ranking;
 }
 
 // The query as ranked: with a title boost and pseudo-relevance feedback when the
@@ -334,7 +388,9 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
   Xapian::Enquire first(db);
   first.set_query(query);
   first.set_weighting_scheme(bm25(r));
-  const Xapian::MSet top = first.get_mset(0, r.feedback_docs, nullptr, checks);
+  const Ranking first_pass = best_hits(db, first, query, r, 0, r.feedback_docs, checks);
+  const std::vector<Ranked>& top = first_pass.hits;
+  if (top.empty()) return query;
   std::vector<Xapian::Query> top_ids;
   const auto best = relevance_model(db, top, r.feedback_terms, top_ids);
   double mass = 0;
@@ -365,10 +421,11 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
   const Xapian::MSet expanded = extra.get_mset(0, top.size());
   std::unordered_map<Xapian::docid, double> expansion_score;
   for (auto it = expanded.begin(); it != expanded.end(); ++it) expansion_score[*it] = it.get_weight();
-  const double best_score = top.begin().get_weight();
+  double best_score = 0;
+  for (const auto& h : top) best_score = std::max(best_score, h.it.get_weight());
   double best_feedback_score = 0;
-  for (auto it = top.begin(); it != top.end(); ++it) {
-    best_feedback_score = std::max(best_feedback_score, it.get_weight() + expansion_score[*it]);
+  for (const auto& h : top) {
+    best_feedback_score = std::max(best_feedback_score, h.it.get_weight() + expansion_score[*h.it]);
   }
   const double mix = std::min(r.feedback_mix, 1.0);
   const double lambda = mix * best_score / ((1 - mix) * best_feedback_score + mix * best_score);
@@ -430,7 +487,7 @@ SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOp
       }
       results.expansions.push_back(line);
     }
-    fill_hits(db, stored, query, query, {}, mset, options, results);
+    fill_hits(db, stored, query, query, {}, as_ranking(std::move(mset)), options, results);
     return results;
   });
 }
@@ -450,7 +507,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
     struct Run {
       Xapian::Query asked, query;
       FeedbackWeights feedback;
-      Xapian::MSet mset;
+      Ranking ranking;
     };
     auto run = [&](std::string_view q, std::vector<std::string>& notes) {
       auto* keep = options.explain ? &notes : nullptr;
@@ -462,16 +519,15 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       Xapian::Enquire enquire(db);
       enquire.set_query(r.query);
       enquire.set_weighting_scheme(bm25(options.ranking));
-      r.mset = enquire.get_mset(static_cast<Xapian::doccount>(options.offset),
-                                static_cast<Xapian::doccount>(options.limit), nullptr, decider);
+      r.ranking = best_hits(db, enquire, r.asked, options.ranking, options.offset, options.limit, decider);
       return r;
     };
     Run ran = run(text, results.expansions);
     if (!plain) results.suggestion = query::correct_query(db, stored, text, analyzer);
-    if (ran.mset.empty() && options.correct_spelling && !results.suggestion.empty()) {
+    if (ran.ranking.hits.empty() && options.correct_spelling && !results.suggestion.empty()) {
       std::vector<std::string> notes;
       Run corrected = run(results.suggestion, notes);
-      if (!corrected.mset.empty()) {
+      if (!corrected.ranking.hits.empty()) {
         ran = std::move(corrected);
         results.expansions = std::move(notes);  // explain the query whose hits are shown
         results.corrected = true;
@@ -485,7 +541,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
         results.expansions.push_back("spelling: did you mean \"" + results.suggestion + "\"?");
       }
     }
-    fill_hits(db, stored, ran.query, ran.asked, ran.feedback, ran.mset, options, results);
+    fill_hits(db, stored, ran.query, ran.asked, ran.feedback, ran.ranking, options, results);
     return results;
   });
 }

@@ -47,6 +47,15 @@ struct RankingOptions {
   unsigned feedback_terms = 10;
   double feedback_weight = 0.3;
   double feedback_mix = 0.3;
+  // Proximity, for the same questions and claims: a query with at least
+  // `proximity_min_words` distinct words has its `proximity_depth` best hits
+  // rescored. A hit's score is multiplied by 1 + proximity_weight x the share of
+  // the query words' idf that its best stretch of `proximity_window` word
+  // positions holds (stop words count as positions). 0 turns it off.
+  double proximity_weight = 0.5;
+  unsigned proximity_window = 30;
+  unsigned proximity_depth = 30;
+  unsigned proximity_min_words = 4;
 };
 
 struct SearchOptions {
