@@ -1,0 +1,101 @@
+// Proximity::coverage (query/proximity.h) on a real on-disk index: how much of
+// a query's idf the best window of an abstract holds, at the window's edges.
+#include "query/proximity.h"
+
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+#include <xapian.h>
+
+#include "abstracts/writer.h"
+#include "engine/layout.h"
+#include "engine/schema.h"
+#include "tests/support/test_support.h"
+
+namespace abstracts::query {
+namespace {
+
+using testing::TempDir;
+
+// `n` filler words.
+std::string lorem(int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += " lorem";
+  return out;
+}
+
+// Every abstract has each of the four query words once, so they share one idf
+// and a window's coverage is the share of the four it holds. Ten more abstracts
+// without them keep that idf above 0.
+class ProximityCoverage : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    auto writer = Writer::open(dir_->path() / "index");
+    auto add = [&](std::string id, std::string text, std::string title = {}) {
+      Abstract a;
+      a.id = std::move(id);
+      a.title = std::move(title);
+      a.text = std::move(text);
+      writer.add(a);
+    };
+    add("together", "quokka marmot wombat numbat" + lorem(30));
+    // numbat is 29 positions after quokka: one window of 30 holds all four.
+    add("edge", "quokka marmot wombat" + lorem(26) + " numbat");
+    // 30 positions: quokka falls out of the window that reaches numbat.
+    add("past_edge", "quokka marmot wombat" + lorem(27) + " numbat");
+    add("pairs", "quokka marmot" + lorem(40) + " wombat numbat");
+    add("title", "wombat numbat" + lorem(10), "Quokka marmot");
+    for (int i = 0; i < 10; ++i) add("filler" + std::to_string(i), "lorem ipsum dolor" + lorem(i));
+    writer.commit();
+    db_ = new Xapian::Database(layout::current_generation(dir_->path() / "index").string());
+  }
+  static void TearDownTestSuite() {
+    delete db_;
+    delete dir_;
+  }
+  static Xapian::Document doc(const std::string& id) {
+    return db_->get_document(*db_->postlist_begin(schema::id_term(id)));
+  }
+  static double coverage(const std::string& id, const std::vector<std::string>& present = kWords) {
+    return Proximity(*db_, kWords, 30).coverage(doc(id), present);
+  }
+  static inline const std::vector<std::string> kWords{"quokka", "marmot", "wombat", "numbat"};
+  static TempDir* dir_;
+  static Xapian::Database* db_;
+};
+TempDir* ProximityCoverage::dir_ = nullptr;
+Xapian::Database* ProximityCoverage::db_ = nullptr;
+
+TEST_F(ProximityCoverage, AllWordsInOneWindowCoverTheQuery) {
+  EXPECT_DOUBLE_EQ(coverage("together"), 1.0);
+  EXPECT_DOUBLE_EQ(coverage("edge"), 1.0);
+}
+
+TEST_F(ProximityCoverage, AWordOneWindowPastTheFirstDropsIt) {
+  EXPECT_DOUBLE_EQ(coverage("past_edge"), 0.75);
+}
+
+TEST_F(ProximityCoverage, TheBestWindowCounts) {
+  EXPECT_DOUBLE_EQ(coverage("pairs"), 0.5);
+}
+
+TEST_F(ProximityCoverage, TitleAndTextAreNotOneWindow) {
+  EXPECT_DOUBLE_EQ(coverage("title"), 0.5);
+}
+
+TEST_F(ProximityCoverage, OnlyWordsTheAbstractHasAreLookedUp) {
+  EXPECT_DOUBLE_EQ(coverage("together", {"quokka", "marmot"}), 0.5);
+  EXPECT_DOUBLE_EQ(coverage("together", {}), 0.0);
+}
+
+TEST_F(ProximityCoverage, WordsTheIndexLacksWeighNothing) {
+  std::vector<std::string> words = kWords;
+  words.push_back("unicorn");
+  EXPECT_DOUBLE_EQ(Proximity(*db_, words, 30).coverage(doc("together"), kWords), 1.0);
+  EXPECT_TRUE(Proximity(*db_, {"unicorn"}, 30).empty());
+}
+
+}  // namespace
+}  // namespace abstracts::query
