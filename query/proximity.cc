@@ -9,7 +9,7 @@
 namespace abstracts::query {
 
 Proximity::Proximity(const Xapian::Database& db, const std::vector<std::string>& words, unsigned window)
-    : window_(window) {
+    : db_(db), window_(window) {
   const double n = db.get_doccount();
   for (const auto& w : words) {
     const double df = db.get_termfreq(w);
@@ -21,15 +21,34 @@ Proximity::Proximity(const Xapian::Database& db, const std::vector<std::string>&
   }
 }
 
-double Proximity::coverage(const Xapian::Document& doc, const std::vector<std::string>& present) const {
-  if (total_ <= 0) return 0;
-  const std::string value = doc.get_value(schema::kPositionsSlot);
-  if (value.empty()) return 0;
+std::vector<double> Proximity::coverage(const std::vector<Xapian::docid>& docs) const {
+  std::vector<double> out(docs.size(), 0.0);
+  if (total_ <= 0) return out;
+  std::vector<std::size_t> order(docs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return docs[a] < docs[b]; });
+  std::vector<Xapian::PostingIterator> postings;
+  for (const auto& w : words_) postings.push_back(db_.postlist_begin(w.first));
+  Xapian::ValueIterator values = db_.valuestream_begin(schema::kPositionsSlot);
+  const Xapian::ValueIterator no_value = db_.valuestream_end(schema::kPositionsSlot);
+  std::vector<bool> present(words_.size());
+  for (std::size_t i : order) {
+    const Xapian::docid did = docs[i];
+    for (std::size_t w = 0; w < words_.size(); ++w) {
+      if (postings[w] != Xapian::PostingIterator()) postings[w].skip_to(did);
+      present[w] = postings[w] != Xapian::PostingIterator() && *postings[w] == did;
+    }
+    if (values != no_value) values.skip_to(did);
+    if (values != no_value && values.get_docid() == did) out[i] = coverage(*values, present);
+  }
+  return out;
+}
+
+double Proximity::coverage(const std::string& value, const std::vector<bool>& present) const {
   std::vector<std::pair<Xapian::termpos, std::size_t>> hits;  // position, word
   std::vector<Xapian::termpos> positions;
   for (std::size_t i = 0; i < words_.size(); ++i) {
-    if (std::find(present.begin(), present.end(), words_[i].first) == present.end()) continue;
-    if (!positions::find(value, words_[i].first, positions)) continue;
+    if (!present[i] || !positions::find(value, words_[i].first, positions)) continue;
     for (auto p : positions) hits.emplace_back(p, i);
   }
   if (hits.empty()) return 0;

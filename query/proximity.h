@@ -5,6 +5,7 @@
 #define ABSTRACTS_QUERY_PROXIMITY_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <xapian.h>
@@ -17,14 +18,19 @@ class Proximity {
   // in `db`. A window of `window` positions.
   Proximity(const Xapian::Database& db, const std::vector<std::string>& words, unsigned window);
 
-  // 0 to 1: the idf of the query words that the best window of `doc` holds,
-  // over the idf of all of them. `present` lists the query words `doc` has
-  // (positions can only be looked up for those).
-  double coverage(const Xapian::Document& doc, const std::vector<std::string>& present) const;
+  // 0 to 1 for each of `docs`: the idf of the query words that its best window
+  // holds, over the idf of all of them. Reads the words' posting lists and the
+  // positions' value stream once each, in document order.
+  std::vector<double> coverage(const std::vector<Xapian::docid>& docs) const;
 
   bool empty() const { return total_ <= 0; }
 
  private:
+  // The coverage of an abstract whose positions value is `value` and which has
+  // the words marked in `present` (positions can only be looked up for those).
+  double coverage(const std::string& value, const std::vector<bool>& present) const;
+
+  Xapian::Database db_;
   std::vector<std::pair<std::string, double>> words_;  // term, idf
   double total_ = 0;
   unsigned window_;

@@ -193,6 +193,7 @@ struct Ranked {
 struct Ranking {
   Xapian::MSet mset;
   std::vector<Ranked> hits;
+  bool rescored = false;  // by proximity
 };
 
 Ranking as_ranking(Xapian::MSet mset) {
@@ -336,20 +337,21 @@ Ranking best_hits(const Xapian::Database& db, const Xapian::Enquire& enquire, co
   }
   const auto wanted = std::max<std::size_t>(r.proximity_depth, offset + limit);
   Ranking ranking = as_ranking(enquire.get_mset(0, static_cast<Xapian::doccount>(wanted), nullptr, checks));
+  ranking.rescored = true;
   std::vector<std::string> words;
   for (auto t = asked.get_unique_terms_begin(); t != asked.get_unique_terms_end(); ++t) {
     if (schema::is_word_term(*t)) words.push_back(*t);
   }
   const query::Proximity proximity(db, words, r.proximity_window);
   auto& hits = ranking.hits;
-  const auto depth = static_cast<long>(std::min<std::size_t>(r.proximity_depth, hits.size()));
-  std::vector<std::string> present;
-  for (auto h = hits.begin(); h != hits.begin() + depth; ++h) {
-    present.assign(enquire.get_matching_terms_begin(h->it), enquire.get_matching_terms_end(h->it));
-    h->score *= 1 + r.proximity_weight * proximity.coverage(h->it.get_document(), present);
-  }
+  const std::size_t depth = std::min<std::size_t>(r.proximity_depth, hits.size());
+  std::vector<Xapian::docid> docs;
+  for (std::size_t i = 0; i < depth; ++i) docs.push_back(*hits[i].it);
+  const std::vector<double> coverage = proximity.coverage(docs);
+  for (std::size_t i = 0; i < depth; ++i) hits[i].score *= 1 + r.proximity_weight * coverage[i];
   // Scores only grow, so the rescored hits stay ahead of the rest.
-  std::stable_sort(hits.begin(), hits.begin() + depth, [](const Ranked& a, const Ranked& b) { return a.score > b.score; });
+  std::stable_sort(hits.begin(), hits.begin() + static_cast<long>(depth),
+                   [](const Ranked& a, const Ranked& b) { return a.score > b.score; });
   hits.erase(hits.begin(), hits.begin() + static_cast<long>(std::min(offset, hits.size())));
   if (hits.size() > limit) hits.resize(limit);
   return ranking;
@@ -520,6 +522,11 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       enquire.set_query(r.query);
       enquire.set_weighting_scheme(bm25(options.ranking));
       r.ranking = best_hits(db, enquire, r.asked, options.ranking, options.offset, options.limit, decider);
+      if (keep != nullptr && r.ranking.rescored) {
+        keep->push_back("proximity: the " + std::to_string(options.ranking.proximity_depth) +
+                        " best hits scored up by how much of the query one stretch of " +
+                        std::to_string(options.ranking.proximity_window) + " words holds");
+      }
       return r;
     };
     Run ran = run(text, results.expansions);

@@ -3,6 +3,7 @@
 // one with the query's words together and one with them spread out.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,7 @@ TEST_F(ProximityRanking, KeywordQueriesAreNotRescored) {
   for (const auto& h : r.hits) {
     for (const auto& w : h.explanation) EXPECT_NE(w.term, "proximity") << h.abstract.id;
   }
+  for (const auto& e : r.expansions) EXPECT_FALSE(e.starts_with("proximity:")) << e;
 }
 
 TEST_F(ProximityRanking, ExplanationAddsUpToTheRescoredScore) {
@@ -97,6 +99,8 @@ TEST_F(ProximityRanking, ExplanationAddsUpToTheRescoredScore) {
     EXPECT_NEAR(sum, h.score, 1e-9 * h.score) << h.abstract.id;
   }
   EXPECT_TRUE(proximity);
+  EXPECT_TRUE(std::any_of(r.expansions.begin(), r.expansions.end(),
+                          [](const std::string& e) { return e.starts_with("proximity: the 30 best hits"); }));
 }
 
 TEST_F(ProximityRanking, PagesFollowTheRescoredOrder) {

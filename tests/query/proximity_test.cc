@@ -47,6 +47,9 @@ class ProximityCoverage : public ::testing::Test {
     add("past_edge", "quokka marmot wombat" + lorem(27) + " numbat");
     add("pairs", "quokka marmot" + lorem(40) + " wombat numbat");
     add("title", "wombat numbat" + lorem(10), "Quokka marmot");
+    // Half the words each (so every word is still in the same number of abstracts).
+    add("first_half", "quokka marmot" + lorem(10));
+    add("second_half", "wombat numbat" + lorem(10));
     for (int i = 0; i < 10; ++i) add("filler" + std::to_string(i), "lorem ipsum dolor" + lorem(i));
     writer.commit();
     db_ = new Xapian::Database(layout::current_generation(dir_->path() / "index").string());
@@ -55,11 +58,9 @@ class ProximityCoverage : public ::testing::Test {
     delete db_;
     delete dir_;
   }
-  static Xapian::Document doc(const std::string& id) {
-    return db_->get_document(*db_->postlist_begin(schema::id_term(id)));
-  }
-  static double coverage(const std::string& id, const std::vector<std::string>& present = kWords) {
-    return Proximity(*db_, kWords, 30).coverage(doc(id), present);
+  static Xapian::docid docid(const std::string& id) { return *db_->postlist_begin(schema::id_term(id)); }
+  static double coverage(const std::string& id, const std::vector<std::string>& words = kWords) {
+    return Proximity(*db_, words, 30).coverage({docid(id)}).at(0);
   }
   static inline const std::vector<std::string> kWords{"quokka", "marmot", "wombat", "numbat"};
   static TempDir* dir_;
@@ -85,16 +86,22 @@ TEST_F(ProximityCoverage, TitleAndTextAreNotOneWindow) {
   EXPECT_DOUBLE_EQ(coverage("title"), 0.5);
 }
 
-TEST_F(ProximityCoverage, OnlyWordsTheAbstractHasAreLookedUp) {
-  EXPECT_DOUBLE_EQ(coverage("together", {"quokka", "marmot"}), 0.5);
-  EXPECT_DOUBLE_EQ(coverage("together", {}), 0.0);
+TEST_F(ProximityCoverage, AWordTheAbstractLacksCoversNothing) {
+  EXPECT_DOUBLE_EQ(coverage("first_half"), 0.5);
+  EXPECT_DOUBLE_EQ(coverage("filler0"), 0.0);
 }
 
 TEST_F(ProximityCoverage, WordsTheIndexLacksWeighNothing) {
   std::vector<std::string> words = kWords;
   words.push_back("unicorn");
-  EXPECT_DOUBLE_EQ(Proximity(*db_, words, 30).coverage(doc("together"), kWords), 1.0);
+  EXPECT_DOUBLE_EQ(coverage("together", words), 1.0);
   EXPECT_TRUE(Proximity(*db_, {"unicorn"}, 30).empty());
+}
+
+TEST_F(ProximityCoverage, ManyAbstractsInAnyOrder) {
+  const std::vector<Xapian::docid> docs{docid("second_half"), docid("together"), docid("past_edge"),
+                                        docid("filler3"), docid("pairs")};
+  EXPECT_EQ(Proximity(*db_, kWords, 30).coverage(docs), (std::vector<double>{0.5, 1.0, 0.75, 0.0, 0.5}));
 }
 
 }  // namespace

@@ -49,9 +49,10 @@ struct RankingOptions {
   double feedback_mix = 0.3;
   // Proximity, for the same questions and claims: a query with at least
   // `proximity_min_words` distinct words has its `proximity_depth` best hits
-  // rescored. A hit's score is multiplied by 1 + proximity_weight x the share of
-  // the query words' idf that its best stretch of `proximity_window` word
-  // positions holds (stop words count as positions). 0 turns it off.
+  // rescored (and feedback picks its hits from them so rescored). A hit's score
+  // is multiplied by 1 + proximity_weight x the share of the query words' idf
+  // that its best stretch of `proximity_window` words holds (stop words count;
+  // the title is a stretch of its own). proximity_weight = 0 turns it off.
   double proximity_weight = 0.5;
   unsigned proximity_window = 30;
   unsigned proximity_depth = 30;
@@ -80,7 +81,8 @@ struct TermWeight {
   std::string term;   // index term, folded and stemmed ("attent"); "title:attent" for a
                       // title word (title:, or RankingOptions::title_weight's boost)
   double weight = 0;  // its part of the hit's score: its BM25 weight in this abstract,
-                      // times the boost for a boosted title word
+                      // times the boost for a boosted title word. The term "proximity"
+                      // (no stem is spelled so: the word stems to "proxim") is what proximity rescoring added.
 };
 
 // A byte range [begin, end) of Snippet::text that matched the query.
@@ -96,7 +98,8 @@ struct Snippet {
 
 struct Hit {
   std::size_t rank = 0;  // 1-based, counting from the best hit (offset included)
-  double score = 0;      // BM25 score; only comparable within one search
+  double score = 0;      // BM25 score (rescored by proximity for a question);
+                         // only comparable within one search
   Abstract abstract;
   Snippet snippet;       // empty unless SearchOptions::snippets
   std::vector<TermWeight> explanation;  // empty unless SearchOptions::explain
