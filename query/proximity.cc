@@ -58,7 +58,7 @@ double Proximity::coverage(const std::string& value, const std::vector<bool>& pr
   std::size_t first = 0;
   for (std::size_t last = 0; last < hits.size(); ++last) {
     if (count[hits[last].second]++ == 0) inside += words_[hits[last].second].second;
-    while (hits[last].first - hits[first].first >= window_) {
+    while (first <= last && hits[last].first - hits[first].first >= window_) {
       if (--count[hits[first].second] == 0) inside -= words_[hits[first].second].second;
       ++first;
     }

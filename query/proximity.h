@@ -15,15 +15,14 @@ namespace abstracts::query {
 class Proximity {
  public:
   // `words`: the query's word terms (each counted once), weighted by their idf
-  // in `db`. A window of `window` positions.
+  // in `db` (a word in half the abstracts or more, or in none, weighs nothing).
+  // A window of `window` positions (0: no window, so every coverage is 0).
   Proximity(const Xapian::Database& db, const std::vector<std::string>& words, unsigned window);
 
   // 0 to 1 for each of `docs`: the idf of the query words that its best window
   // holds, over the idf of all of them. Reads the words' posting lists and the
   // positions' value stream once each, in document order.
   std::vector<double> coverage(const std::vector<Xapian::docid>& docs) const;
-
-  bool empty() const { return total_ <= 0; }
 
  private:
   // The coverage of an abstract whose positions value is `value` and which has

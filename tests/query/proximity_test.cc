@@ -95,7 +95,13 @@ TEST_F(ProximityCoverage, WordsTheIndexLacksWeighNothing) {
   std::vector<std::string> words = kWords;
   words.push_back("unicorn");
   EXPECT_DOUBLE_EQ(coverage("together", words), 1.0);
-  EXPECT_TRUE(Proximity(*db_, {"unicorn"}, 30).empty());
+  EXPECT_DOUBLE_EQ(coverage("together", {"unicorn"}), 0.0);
+}
+
+TEST_F(ProximityCoverage, TinyWindows) {
+  EXPECT_DOUBLE_EQ(Proximity(*db_, kWords, 1).coverage({docid("together")}).at(0), 0.25);
+  EXPECT_DOUBLE_EQ(Proximity(*db_, kWords, 2).coverage({docid("together")}).at(0), 0.5);
+  EXPECT_DOUBLE_EQ(Proximity(*db_, kWords, 0).coverage({docid("together")}).at(0), 0.0);
 }
 
 TEST_F(ProximityCoverage, ManyAbstractsInAnyOrder) {

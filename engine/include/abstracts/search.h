@@ -82,7 +82,7 @@ struct TermWeight {
                       // title word (title:, or RankingOptions::title_weight's boost)
   double weight = 0;  // its part of the hit's score: its BM25 weight in this abstract,
                       // times the boost for a boosted title word. The term "proximity"
-                      // (no stem is spelled so: the word stems to "proxim") is what proximity rescoring added.
+                      // (no stem is spelled so) is what proximity rescoring added.
 };
 
 // A byte range [begin, end) of Snippet::text that matched the query.
