@@ -2,22 +2,77 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <utility>
 
 #include "engine/positions.h"
 #include "engine/schema.h"
 
 namespace abstracts::query {
+namespace {
 
-Proximity::Proximity(const Xapian::Database& db, const std::vector<std::string>& words, unsigned window)
+// A word of the query: its alternatives, each the terms that must all be found.
+using Spellings = std::vector<std::vector<std::string>>;
+
+std::vector<std::string> word_terms(const Xapian::Query& q) {
+  std::vector<std::string> out;
+  for (auto t = q.get_unique_terms_begin(); t != q.get_unique_terms_end(); ++t) {
+    if (schema::is_word_term(*t)) out.push_back(*t);
+  }
+  return out;
+}
+
+void collect_words(const Xapian::Query& q, std::set<Spellings>& seen, std::vector<Spellings>& out) {
+  auto add = [&](Spellings word) {
+    if (!word.empty() && seen.insert(word).second) out.push_back(std::move(word));
+  };
+  switch (q.get_type()) {
+    case Xapian::Query::LEAF_TERM:
+      if (auto terms = word_terms(q); !terms.empty()) add({terms});
+      return;
+    case Xapian::Query::OP_SYNONYM: {
+      Spellings word;
+      for (std::size_t i = 0; i < q.get_num_subqueries(); ++i) {
+        if (auto terms = word_terms(q.get_subquery(i)); !terms.empty()) word.push_back(std::move(terms));
+      }
+      add(std::move(word));
+      return;
+    }
+    case Xapian::Query::OP_AND_NOT:  // what follows NOT is not asked for
+      if (q.get_num_subqueries() > 0) collect_words(q.get_subquery(0), seen, out);
+      return;
+    default:
+      for (std::size_t i = 0; i < q.get_num_subqueries(); ++i) collect_words(q.get_subquery(i), seen, out);
+  }
+}
+
+}  // namespace
+
+Proximity::Proximity(const Xapian::Database& db, const Xapian::Query& query, unsigned window)
     : db_(db), window_(window) {
+  std::set<Spellings> seen;
+  std::vector<Spellings> words;
+  collect_words(query, seen, words);
   const double n = db.get_doccount();
-  for (const auto& w : words) {
-    const double df = db.get_termfreq(w);
-    if (df <= 0) continue;
-    const double idf = std::max(0.0, std::log((n - df + 0.5) / (df + 0.5)));
-    if (idf <= 0) continue;
-    words_.emplace_back(w, idf);
-    total_ += idf;
+  auto idf = [&](const std::string& term) {
+    const double df = db.get_termfreq(term);
+    return df <= 0 ? 0.0 : std::max(0.0, std::log((n - df + 0.5) / (df + 0.5)));
+  };
+  for (const auto& spellings : words) {
+    Word word;
+    for (const auto& term : spellings.front()) word.weight = std::max(word.weight, idf(term));
+    if (word.weight <= 0) continue;
+    for (const auto& alternative : spellings) {
+      std::vector<std::size_t> indexes;
+      for (const auto& term : alternative) {
+        auto at = std::find(terms_.begin(), terms_.end(), term);
+        indexes.push_back(static_cast<std::size_t>(at - terms_.begin()));
+        if (at == terms_.end()) terms_.push_back(term);
+      }
+      word.alternatives.push_back(std::move(indexes));
+    }
+    total_ += word.weight;
+    words_.push_back(std::move(word));
   }
 }
 
@@ -28,15 +83,15 @@ std::vector<double> Proximity::coverage(const std::vector<Xapian::docid>& docs) 
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return docs[a] < docs[b]; });
   std::vector<Xapian::PostingIterator> postings;
-  for (const auto& w : words_) postings.push_back(db_.postlist_begin(w.first));
+  for (const auto& term : terms_) postings.push_back(db_.postlist_begin(term));
   Xapian::ValueIterator values = db_.valuestream_begin(schema::kPositionsSlot);
   const Xapian::ValueIterator no_value = db_.valuestream_end(schema::kPositionsSlot);
-  std::vector<bool> present(words_.size());
+  std::vector<bool> present(terms_.size());
   for (std::size_t i : order) {
     const Xapian::docid did = docs[i];
-    for (std::size_t w = 0; w < words_.size(); ++w) {
-      if (postings[w] != Xapian::PostingIterator()) postings[w].skip_to(did);
-      present[w] = postings[w] != Xapian::PostingIterator() && *postings[w] == did;
+    for (std::size_t t = 0; t < terms_.size(); ++t) {
+      if (postings[t] != Xapian::PostingIterator()) postings[t].skip_to(did);
+      present[t] = postings[t] != Xapian::PostingIterator() && *postings[t] == did;
     }
     if (values != no_value) values.skip_to(did);
     if (values != no_value && values.get_docid() == did) out[i] = coverage(*values, present);
@@ -45,24 +100,32 @@ std::vector<double> Proximity::coverage(const std::vector<Xapian::docid>& docs) 
 }
 
 double Proximity::coverage(const std::string& value, const std::vector<bool>& present) const {
-  std::vector<std::pair<Xapian::termpos, std::size_t>> hits;  // position, word
+  std::vector<std::pair<Xapian::termpos, std::size_t>> hits;  // position, term
   std::vector<Xapian::termpos> positions;
-  for (std::size_t i = 0; i < words_.size(); ++i) {
-    if (!present[i] || !positions::find(value, words_[i].first, positions)) continue;
-    for (auto p : positions) hits.emplace_back(p, i);
+  for (std::size_t t = 0; t < terms_.size(); ++t) {
+    if (!present[t] || !positions::find(value, terms_[t], positions)) continue;
+    for (auto p : positions) hits.emplace_back(p, t);
   }
   if (hits.empty()) return 0;
   std::sort(hits.begin(), hits.end());
-  std::vector<unsigned> count(words_.size(), 0);
-  double inside = 0, best = 0;
+  std::vector<unsigned> count(terms_.size(), 0);
+  // The weight of the words found whole in the window.
+  auto inside = [&] {
+    double sum = 0;
+    for (const auto& word : words_) {
+      const bool found = std::any_of(word.alternatives.begin(), word.alternatives.end(), [&](const auto& terms) {
+        return std::all_of(terms.begin(), terms.end(), [&](std::size_t t) { return count[t] > 0; });
+      });
+      if (found) sum += word.weight;
+    }
+    return sum;
+  };
+  double best = 0;
   std::size_t first = 0;
   for (std::size_t last = 0; last < hits.size(); ++last) {
-    if (count[hits[last].second]++ == 0) inside += words_[hits[last].second].second;
-    while (first <= last && hits[last].first - hits[first].first >= window_) {
-      if (--count[hits[first].second] == 0) inside -= words_[hits[first].second].second;
-      ++first;
-    }
-    best = std::max(best, inside);
+    ++count[hits[last].second];
+    while (first <= last && hits[last].first - hits[first].first >= window_) --count[hits[first++].second];
+    best = std::max(best, inside());
   }
   return best / total_;
 }

@@ -5,7 +5,6 @@
 #define ABSTRACTS_QUERY_PROXIMITY_H_
 
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <xapian.h>
@@ -14,23 +13,32 @@ namespace abstracts::query {
 
 class Proximity {
  public:
-  // `words`: the query's word terms (each counted once), weighted by their idf
-  // in `db` (a word in half the abstracts or more, or in none, weighs nothing).
-  // A window of `window` positions (0: no window, so every coverage is 0).
-  Proximity(const Xapian::Database& db, const std::vector<std::string>& words, unsigned window);
+  // The words of `query` (each counted once; words it excludes with NOT are not
+  // its words), weighted by their idf in `db`: a word in half the abstracts or
+  // more, or in none, weighs nothing. An acronym or a wildcard (OP_SYNONYM) is one
+  // word, found where any of its alternatives is found whole ("LLM": `llm`, or
+  // `larg`, `languag` and `model`), weighted as its first alternative's rarest
+  // term. A window of `window` positions (0: no window, so every coverage is 0).
+  Proximity(const Xapian::Database& db, const Xapian::Query& query, unsigned window);
 
-  // 0 to 1 for each of `docs`: the idf of the query words that its best window
-  // holds, over the idf of all of them. Reads the words' posting lists and the
+  // 0 to 1 for each of `docs`: the weight of the query words that its best window
+  // holds, over the weight of all of them. Reads the words' posting lists and the
   // positions' value stream once each, in document order.
   std::vector<double> coverage(const std::vector<Xapian::docid>& docs) const;
 
  private:
+  struct Word {
+    std::vector<std::vector<std::size_t>> alternatives;  // indexes into terms_
+    double weight = 0;
+  };
+
   // The coverage of an abstract whose positions value is `value` and which has
-  // the words marked in `present` (positions can only be looked up for those).
+  // the terms marked in `present` (positions can only be looked up for those).
   double coverage(const std::string& value, const std::vector<bool>& present) const;
 
   Xapian::Database db_;
-  std::vector<std::pair<std::string, double>> words_;  // term, idf
+  std::vector<std::string> terms_;  // every term of every word, once
+  std::vector<Word> words_;
   double total_ = 0;
   unsigned window_;
 };

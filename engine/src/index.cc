@@ -338,11 +338,7 @@ Ranking best_hits(const Xapian::Database& db, const Xapian::Enquire& enquire, co
   const auto wanted = std::max<std::size_t>(r.proximity_depth, offset + limit);
   Ranking ranking = as_ranking(enquire.get_mset(0, static_cast<Xapian::doccount>(wanted), nullptr, checks));
   ranking.rescored = true;
-  std::vector<std::string> words;
-  for (auto t = asked.get_unique_terms_begin(); t != asked.get_unique_terms_end(); ++t) {
-    if (schema::is_word_term(*t)) words.push_back(*t);
-  }
-  const query::Proximity proximity(db, words, r.proximity_window);
+  const query::Proximity proximity(db, asked, r.proximity_window);
   auto& hits = ranking.hits;
   const std::size_t depth = std::min<std::size_t>(r.proximity_depth, hits.size());
   std::vector<Xapian::docid> docs;

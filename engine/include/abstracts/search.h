@@ -52,7 +52,8 @@ struct RankingOptions {
   // rescored (and feedback picks its hits from them so rescored). A hit's score
   // is multiplied by 1 + proximity_weight x the share of the query words' idf
   // that its best stretch of `proximity_window` words holds (stop words count;
-  // the title is a stretch of its own). proximity_weight = 0 turns it off.
+  // the title is a stretch of its own; an acronym or a wildcard is one word,
+  // found where any of its spellings is). proximity_weight = 0 turns it off.
   double proximity_weight = 0.5;
   unsigned proximity_window = 30;
   unsigned proximity_depth = 30;
