@@ -15,14 +15,8 @@
 namespace abstracts {
 namespace {
 
+using testing::make_abstract;
 using testing::TempDir;
-
-Abstract make(std::string text, std::string id) {
-  Abstract a;
-  a.id = std::move(id);
-  a.text = std::move(text);
-  return a;
-}
 
 std::set<std::string> hit_ids(const SearchResults& r) {
   std::set<std::string> ids;
@@ -45,12 +39,12 @@ class Feedback : public ::testing::Test {
     dir_ = new TempDir();
     auto writer = Writer::open(dir_->path() / "index");
     const std::string topic = " Glimmerwort fernbrake glimmerwort fernbrake glimmerwort fernbrake.";
-    writer.add(make("Quokka marmot wombat numbat habitats." + topic, "q1"));
-    writer.add(make("Quokka marmot wombat numbat surveys, and more." + topic, "q2"));
-    writer.add(make("Quokka and marmot burrows near wombat and numbat ones." + topic, "q3"));
-    writer.add(make("A census of" + topic + " Seasonal counts.", "topic"));
+    writer.add(make_abstract("Quokka marmot wombat numbat habitats." + topic, "q1"));
+    writer.add(make_abstract("Quokka marmot wombat numbat surveys, and more." + topic, "q2"));
+    writer.add(make_abstract("Quokka and marmot burrows near wombat and numbat ones." + topic, "q3"));
+    writer.add(make_abstract("A census of" + topic + " Seasonal counts.", "topic"));
     for (int i = 0; i < 80; ++i) {
-      writer.add(make("Unrelated abstract number " + std::to_string(i) + " about lattice w" +
+      writer.add(make_abstract("Unrelated abstract number " + std::to_string(i) + " about lattice w" +
                           std::to_string(i) + " and spectra.",
                       "filler" + std::to_string(i)));
     }

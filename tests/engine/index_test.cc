@@ -31,6 +31,7 @@ namespace abstracts {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::make_abstract;
 using testing::read_file;
 using testing::TempDir;
 using testing::write_file;
@@ -111,15 +112,6 @@ std::vector<std::string> hit_ids(const SearchResults& r) {
   std::vector<std::string> ids;
   for (const auto& h : r.hits) ids.push_back(h.abstract.id);
   return ids;
-}
-
-// An abstract to add directly, with no source file.
-Abstract make(std::string text, std::string id = {}, std::string title = {}) {
-  Abstract a;
-  a.id = std::move(id);
-  a.title = std::move(title);
-  a.text = std::move(text);
-  return a;
 }
 
 // Copies the corpus files into `dir` and returns the copies, in name order.
@@ -685,7 +677,7 @@ TEST(IndexWriter, SecondWriterIsLockedOut) {
   EXPECT_EQ(index.stats().abstracts, expected.size());
   EXPECT_EQ(present_ids(index, expected).size(), expected.size());
   // The first writer still works.
-  const std::string id = writer.add(make("A note on zyzzyvaquux."));
+  const std::string id = writer.add(make_abstract("A note on zyzzyvaquux."));
   writer.commit();
   EXPECT_TRUE(index.get(id).has_value());
   EXPECT_EQ(index.stats().abstracts, expected.size() + 1);
@@ -810,9 +802,9 @@ TEST(IndexWriter, AddedAbstractComesBackWithDerivedFields) {
   TempDir dir;
   auto writer = Writer::open(dir / "index");
   const std::string raw = R"(We teach Pok\'emon agents to trade. They trade well.)";
-  const std::string id = writer.add(make(raw));
+  const std::string id = writer.add(make_abstract(raw));
   EXPECT_EQ(id, content_id(raw));
-  const std::string given = writer.add(make("Some text.", "my-id", "A \\textbf{bold} title"));
+  const std::string given = writer.add(make_abstract("Some text.", "my-id", "A \\textbf{bold} title"));
   EXPECT_EQ(given, "my-id");
   writer.commit();
 
@@ -835,7 +827,7 @@ TEST(IndexWriter, AddedAbstractComesBackWithDerivedFields) {
   EXPECT_EQ(b->text, "Some text.");
 
   // Adding the same id again replaces, not duplicates.
-  writer.add(make("Other text.", "my-id"));
+  writer.add(make_abstract("Other text.", "my-id"));
   writer.commit();
   EXPECT_EQ(index.stats().abstracts, 2u);
   EXPECT_EQ(index.get("my-id")->text, "Other text.");
@@ -844,7 +836,7 @@ TEST(IndexWriter, AddedAbstractComesBackWithDerivedFields) {
 TEST(IndexWriter, RemoveReturnsWhetherThereWasOne) {
   TempDir dir;
   auto writer = Writer::open(dir / "index");
-  const std::string id = writer.add(make("An abstract about zyzzyvaquux."));
+  const std::string id = writer.add(make_abstract("An abstract about zyzzyvaquux."));
   writer.commit();
   EXPECT_TRUE(writer.remove(id));
   EXPECT_FALSE(writer.remove(id));
@@ -859,8 +851,8 @@ TEST(IndexWriter, RemoveReturnsWhetherThereWasOne) {
 TEST(IndexWriter, StopWordsAreGapsInPhrases) {
   TempDir dir;
   auto writer = Writer::open(dir / "index");
-  const std::string art = writer.add(make("We beat the state of the art in zyzzyva ranking."));
-  const std::string apart = writer.add(make("The state funds zyzzyva work, and the art is ours."));
+  const std::string art = writer.add(make_abstract("We beat the state of the art in zyzzyva ranking."));
+  const std::string apart = writer.add(make_abstract("The state funds zyzzyva work, and the art is ours."));
   writer.commit();
   auto index = Index::open(dir / "index");
   // "of the" are not indexed; the phrase still needs state and art 3 positions apart.
@@ -876,8 +868,8 @@ TEST(IndexWriter, TitleWordsOutrankTheSameWordsInTheText) {
   TempDir dir;
   auto writer = Writer::open(dir / "index");
   // Same words, same length: one has "zyzzyva" in its title, the other in its text.
-  const std::string in_title = writer.add(make("Plain words about ranking here.", "t", "Zyzzyva ranking"));
-  const std::string in_text = writer.add(make("Plain words about zyzzyva here.", "x", "Ranking words"));
+  const std::string in_title = writer.add(make_abstract("Plain words about ranking here.", "t", "Zyzzyva ranking"));
+  const std::string in_text = writer.add(make_abstract("Plain words about zyzzyva here.", "x", "Ranking words"));
   writer.commit();
   auto index = Index::open(dir / "index");
   EXPECT_EQ(hit_ids(index.search("zyzzyva")), (std::vector<std::string>{in_title, in_text}));
@@ -892,7 +884,7 @@ TEST(IndexWriter, ReaderSeesCommitsOnItsNextCall) {
   ASSERT_TRUE(index.search("zyzzyvaquux", literal()).hits.empty());
   const auto count = index.stats().abstracts;
 
-  const std::string id = writer.add(make("A study of zyzzyvaquux."));
+  const std::string id = writer.add(make_abstract("A study of zyzzyvaquux."));
   // Not visible before commit.
   EXPECT_TRUE(index.search("zyzzyvaquux", literal()).hits.empty());
   writer.commit();

@@ -14,13 +14,10 @@
 namespace abstracts {
 namespace {
 
+using testing::make_abstract;
 using testing::TempDir;
 
-std::string lorem(int n) {
-  std::string out;
-  for (int i = 0; i < n; ++i) out += " lorem";
-  return out;
-}
+std::string lorem(int n) { return testing::repeated("lorem", n); }
 
 std::vector<std::string> hit_ids(const SearchResults& r) {
   std::vector<std::string> ids;
@@ -34,11 +31,8 @@ class ProximityRanking : public ::testing::Test {
     dir_ = new TempDir();
     auto writer = Writer::open(dir_->path() / "index");
     auto add = [&](std::string id, std::string text) {
-      Abstract a;
-      a.id = std::move(id);
-      a.title = "Field notes";  // one title for all, so none is derived from the words
-      a.text = std::move(text);
-      writer.add(a);
+      // One title for all, so none is derived from the words.
+      writer.add(make_abstract(std::move(text), std::move(id), "Field notes"));
     };
     // "together" is a little longer, so BM25 alone ranks it below "spread".
     add("spread", "quokka" + lorem(12) + " marmot" + lorem(12) + " wombat" + lorem(12) + " numbat");

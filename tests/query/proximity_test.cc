@@ -16,14 +16,10 @@
 namespace abstracts::query {
 namespace {
 
+using testing::make_abstract;
 using testing::TempDir;
 
-// `n` filler words.
-std::string lorem(int n) {
-  std::string out;
-  for (int i = 0; i < n; ++i) out += " lorem";
-  return out;
-}
+std::string lorem(int n) { return testing::repeated("lorem", n); }
 
 // Every abstract has each of the four query words once, so they share one idf
 // and a window's coverage is the share of the four it holds. Ten more abstracts
@@ -34,11 +30,7 @@ class ProximityCoverage : public ::testing::Test {
     dir_ = new TempDir();
     auto writer = Writer::open(dir_->path() / "index");
     auto add = [&](std::string id, std::string text, std::string title = {}) {
-      Abstract a;
-      a.id = std::move(id);
-      a.title = std::move(title);
-      a.text = std::move(text);
-      writer.add(a);
+      writer.add(make_abstract(std::move(text), std::move(id), std::move(title)));
     };
     add("together", "quokka marmot wombat numbat" + lorem(30));
     // numbat is 29 positions after quokka: one window of 30 holds all four.

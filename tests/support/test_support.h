@@ -1,4 +1,5 @@
-// Helpers shared by the tests: temporary directories and running the real binary.
+// Helpers shared by the tests: temporary directories, running the real binary,
+// and abstracts to index.
 #ifndef ABSTRACTS_TESTS_SUPPORT_TEST_SUPPORT_H_
 #define ABSTRACTS_TESTS_SUPPORT_TEST_SUPPORT_H_
 
@@ -6,6 +7,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+#include "abstracts/abstract.h"
 
 namespace abstracts::testing {
 
@@ -65,6 +68,22 @@ std::string read_file(const std::filesystem::path& path);
 
 // Splits on '\n', dropping a final empty piece.
 std::vector<std::string> lines(const std::string& text);
+
+// An abstract to add directly, with no source file.
+inline Abstract make_abstract(std::string text, std::string id = {}, std::string title = {}) {
+  Abstract a;
+  a.id = std::move(id);
+  a.title = std::move(title);
+  a.text = std::move(text);
+  return a;
+}
+
+// `word` `n` times, each after a space (" lorem lorem"): filler of a known length.
+inline std::string repeated(const std::string& word, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += " " + word;
+  return out;
+}
 
 }  // namespace abstracts::testing
 
