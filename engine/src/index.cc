@@ -323,15 +323,21 @@ void add_user_words(const Xapian::Query& q, std::unordered_set<std::string>& out
   for (std::size_t i = 0; i < n; ++i) add_user_words(q.get_subquery(i), out);
 }
 
-// Hits `offset` to `offset + limit` of `enquire`'s query. When `asked` is a
-// question or claim (RankingOptions::proximity_min_words), the best
-// proximity_depth are first rescored by how close together they have its words.
+std::size_t count_user_words(const Xapian::Query& q) {
+  std::unordered_set<std::string> words;
+  add_user_words(q, words);
+  return words.size();
+}
+
+// Hits `offset` to `offset + limit` of `enquire`'s query. When `asked`, written
+// with `user_words` distinct words (count_user_words), is a question or claim
+// (RankingOptions::proximity_min_words), the best proximity_depth are first
+// rescored by how close together they have its words.
 Ranking best_hits(const Xapian::Database& db, const Xapian::Enquire& enquire, const Xapian::Query& asked,
-                  const RankingOptions& r, std::size_t offset, std::size_t limit,
+                  std::size_t user_words, const RankingOptions& r, std::size_t offset, std::size_t limit,
                   const Xapian::MatchDecider* checks) {
-  std::unordered_set<std::string> user_words;
-  if (r.proximity_weight > 0 && r.proximity_min_words > 0) add_user_words(asked, user_words);
-  if (r.proximity_depth == 0 || user_words.empty() || user_words.size() < r.proximity_min_words) {
+  if (r.proximity_weight <= 0 || r.proximity_depth == 0 || r.proximity_min_words == 0 ||
+      user_words < r.proximity_min_words) {
     return as_ranking(enquire.get_mset(static_cast<Xapian::doccount>(offset),
                                        static_cast<Xapian::doccount>(limit), nullptr, checks));
   }
@@ -380,13 +386,12 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
     query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, boost);
   }
   if (r.feedback_min_words == 0 || r.feedback_mix <= 0) return query;
-  std::unordered_set<std::string> user_words;
-  add_user_words(query, user_words);
-  if (user_words.size() < r.feedback_min_words) return query;
+  const std::size_t user_words = count_user_words(query);
+  if (user_words < r.feedback_min_words) return query;
   Xapian::Enquire first(db);
   first.set_query(query);
   first.set_weighting_scheme(bm25(r));
-  const Ranking first_pass = best_hits(db, first, query, r, 0, r.feedback_docs, checks);
+  const Ranking first_pass = best_hits(db, first, query, user_words, r, 0, r.feedback_docs, checks);
   const std::vector<Ranked>& top = first_pass.hits;
   if (top.empty()) return query;
   std::vector<Xapian::Query> top_ids;
@@ -517,7 +522,8 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       Xapian::Enquire enquire(db);
       enquire.set_query(r.query);
       enquire.set_weighting_scheme(bm25(options.ranking));
-      r.ranking = best_hits(db, enquire, r.asked, options.ranking, options.offset, options.limit, decider);
+      r.ranking = best_hits(db, enquire, r.asked, count_user_words(r.asked), options.ranking, options.offset,
+                            options.limit, decider);
       if (keep != nullptr && r.ranking.rescored) {
         keep->push_back("proximity: the " + std::to_string(options.ranking.proximity_depth) +
                         " best hits scored up by how much of the query one stretch of " +
