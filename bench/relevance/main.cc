@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,19 +32,51 @@ std::string slug(const std::string& system) {
   return s;
 }
 
-// RUN_DIR/scifact-test.engine.run: the ranking of every query, for trec_eval or a
-// closer look at single queries.
+// DIR/scifact-test.engine.run: the ranking of every query, for trec_eval, a closer
+// look at single queries, or --compare-with.
+std::filesystem::path run_file(const std::filesystem::path& dir, const Collection& c,
+                               const std::string& system) {
+  return dir / (c.name + (c.split.empty() ? "" : "-" + c.split) + "." + slug(system) + ".run");
+}
+
 void write_run_file(const std::filesystem::path& run_dir, const Collection& c, const Run& run) {
   std::filesystem::create_directories(run_dir);
-  const std::string name =
-      c.name + (c.split.empty() ? "" : "-" + c.split) + "." + slug(run.system) + ".run";
-  std::ofstream out(run_dir / name);
+  const auto path = run_file(run_dir, c, run.system);
+  std::ofstream out(path);
   write_trec_run(out, run.rankings, slug(run.system));
-  if (!out.flush()) throw std::runtime_error("cannot write " + (run_dir / name).string());
+  if (!out.flush()) throw std::runtime_error("cannot write " + path.string());
+}
+
+// The engine's rankings an earlier `--run-dir DIR` wrote for this collection.
+Run read_earlier_run(const std::filesystem::path& dir, const Collection& c) {
+  const auto path = run_file(dir, c, "engine");
+  std::ifstream in(path);
+  if (!in) {
+    throw abstracts::Error("cannot read " + path.string(),
+                           "--compare-with takes a folder an earlier `relevance --run-dir` wrote "
+                           "for the same collections and split");
+  }
+  Run run;
+  run.system = "earlier run";
+  run.read_from = path.string();
+  try {
+    run.rankings = read_trec_run(in);
+  } catch (const std::runtime_error& e) {
+    throw abstracts::Error(path.string() + ": " + e.what());
+  }
+  return run;
+}
+
+SystemResult score(Run run, const Collection& c) {
+  SystemResult result{std::move(run), {}, {}};
+  result.per_query = score_queries(result.run.rankings, c.qrels, c.queries);
+  result.scores = summarise(result.per_query);
+  return result;
 }
 
 CollectionResult measure(const std::filesystem::path& data_dir, const std::string& name,
-                         const std::string& split, const std::filesystem::path& run_dir) {
+                         const std::string& split, const std::filesystem::path& run_dir,
+                         const std::filesystem::path& compare_dir) {
   std::cerr << "relevance: " << name << ": loading\n";
   const auto start = std::chrono::steady_clock::now();
   const Collection c = load_collection(data_dir, name, split);
@@ -64,14 +97,17 @@ CollectionResult measure(const std::filesystem::path& data_dir, const std::strin
   }
   result.unknown_judged_ids = c.unknown_judged_ids;
   result.published = published_figures(c.name, c.split);
+  // Read first, so a missing file stops the tool before the systems run.
+  std::optional<Run> earlier;
+  if (!compare_dir.empty()) earlier = read_earlier_run(compare_dir, c);
   for (auto* run_system : {&run_engine, &run_plain_xapian}) {
     Run run = run_system(c);
     std::cerr << "relevance: " << name << ": " << run.system << ": indexed in " << run.index_seconds
               << " s, searched in " << run.query_seconds << " s\n";
     if (!run_dir.empty()) write_run_file(run_dir, c, run);
-    Scores scores = evaluate(run.rankings, c.qrels, c.queries);
-    result.systems.push_back({std::move(run), scores});
+    result.systems.push_back(score(std::move(run), c));
   }
+  if (earlier) result.systems.push_back(score(std::move(*earlier), c));
   return result;
 }
 
@@ -84,6 +120,7 @@ int main(int argc, char** argv) {
   std::string split = "test";
   bool json = false;
   std::string run_dir;
+  std::string compare_dir;
 
   CLI::App app{"relevance: ranking quality of abstracts vs. plain Xapian on judged collections",
                "relevance"};
@@ -101,6 +138,10 @@ int main(int argc, char** argv) {
   app.add_option("--run-dir", run_dir,
                  "Also write each system's rankings in trec_eval's run format to "
                  "DIR/COLLECTION[-SPLIT].SYSTEM.run");
+  app.add_option("--compare-with", compare_dir,
+                 "Also score the engine rankings an earlier --run-dir wrote to DIR, and compare "
+                 "this run's with them query by query")
+      ->check(CLI::ExistingDirectory);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -114,7 +155,9 @@ int main(int argc, char** argv) {
     std::vector<std::string> names =
         collection == "all" ? collection_names() : std::vector<std::string>{collection};
     std::vector<CollectionResult> results;
-    for (const auto& name : names) results.push_back(measure(data_dir, name, split, run_dir));
+    for (const auto& name : names) {
+      results.push_back(measure(data_dir, name, split, run_dir, compare_dir));
+    }
     if (json) {
       print_json(std::cout, results);
     } else {

@@ -38,21 +38,70 @@ double recall_at(const Ranking& ranking, const Judgments& judgments, std::size_t
 // relevant documents never retrieved count as precision 0). 0 if none is relevant.
 double average_precision(const Ranking& ranking, const Judgments& judgments);
 
-struct Scores {
+// One query's measures.
+struct QueryScores {
+  std::string query_id;
   double ndcg_at_10 = 0;
   double recall_at_100 = 0;
-  double map = 0;           // mean average precision
+  double average_precision = 0;
+};
+
+// The measures of each query of `qrels` with at least one relevant document that
+// is also in `queries` (the queries that were run), in `qrels` order; others are
+// skipped.
+std::vector<QueryScores> score_queries(const Rankings& run, const Qrels& qrels,
+                                       const std::vector<Query>& queries);
+
+// A mean over queries and its standard error: the sample standard deviation over
+// sqrt(n), 0 for fewer than two values. About two standard errors either side of
+// the mean holds the mean of another sample of queries like these, 95 times in 100.
+struct Mean {
+  double value = 0;
+  double standard_error = 0;
+};
+Mean mean_of(const std::vector<double>& values);
+
+struct Scores {
+  Mean ndcg_at_10;
+  Mean recall_at_100;
+  Mean map;                 // mean average precision
   std::size_t queries = 0;  // queries averaged over
 };
 
-// Means over the queries of `qrels` with at least one relevant document that are
-// also in `queries` (the queries that were run); others are skipped.
+// The means of score_queries().
 Scores evaluate(const Rankings& run, const Qrels& qrels, const std::vector<Query>& queries);
+Scores summarise(const std::vector<QueryScores>& per_query);
+
+// How a ranking `b` differs from a ranking `a` on one measure, query by query
+// (a paired comparison): the mean of b - a with its standard error, and the
+// queries b scores higher and lower. A difference within about two standard
+// errors of 0 is what chance alone gives often.
+struct Difference {
+  Mean mean;
+  std::size_t better = 0;  // queries where b > a
+  std::size_t worse = 0;   // queries where b < a
+};
+
+struct Comparison {
+  Difference ndcg_at_10;
+  Difference recall_at_100;
+  Difference map;
+};
+
+// `b` minus `a`, paired by query id. Throws std::invalid_argument unless both
+// scored the same queries.
+Comparison compare(const std::vector<QueryScores>& a, const std::vector<QueryScores>& b);
 
 // Writes `run` in trec_eval's run format, one line per hit: "qid Q0 docid rank
 // score tag", ranks from 1. A ranking holds no scores, so the score is kDepth + 1 -
 // rank, which orders the hits as ranked (trec_eval sorts by score).
 void write_trec_run(std::ostream& out, const Rankings& run, const std::string& tag);
+
+// Reads a run in trec_eval's format (as write_trec_run() writes it, or any other
+// system): each query's hits ordered by score, highest first, ties by rank. Throws
+// std::runtime_error naming the line of a line without six fields or with a score
+// that is not a number.
+Rankings read_trec_run(std::istream& in);
 
 }  // namespace abstracts::eval
 

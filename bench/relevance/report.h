@@ -15,7 +15,8 @@ namespace abstracts::eval {
 
 struct SystemResult {
   Run run;
-  Scores scores;
+  std::vector<QueryScores> per_query;  // score_queries() of run.rankings
+  Scores scores;                       // summarise(per_query)
 };
 
 struct CollectionResult {
@@ -32,11 +33,13 @@ struct CollectionResult {
   std::vector<Published> published;
 };
 
-// A heading, one table (systems, then published figures) and notes per collection.
+// A heading, one table (systems, then published figures, each mean with its
+// standard error), a table comparing the first system with each other one query
+// by query (compare()), and notes, per collection.
 void print_markdown(std::ostream& out, const std::vector<CollectionResult>& results);
 
 // One JSON object: {"collections": [{"name", "split", ..., "systems": [...],
-// "published": [...]}]}.
+// "comparisons": [...], "published": [...]}]}.
 void print_json(std::ostream& out, const std::vector<CollectionResult>& results);
 
 }  // namespace abstracts::eval

@@ -22,6 +22,9 @@ struct Run {
   std::vector<std::string> query_problems;
   // Distinct returned ids that are not corpus ids (a mapping bug if not 0).
   std::size_t unknown_ids = 0;
+  // The run file the rankings were read from (relevance --compare-with), with no
+  // index or query times; empty when the system ran here.
+  std::string read_from;
 };
 
 }  // namespace abstracts::eval

@@ -14,6 +14,7 @@
 #include "bench/relevance/collection.h"
 #include "bench/relevance/engine_run.h"
 #include "bench/relevance/metrics.h"
+#include "bench/relevance/report.h"
 #include "bench/relevance/temp_dir.h"
 #include "bench/relevance/xapian_run.h"
 
@@ -100,9 +101,9 @@ TEST(Metrics, EvaluateAveragesOverJudgedQueriesThatWereAsked) {
   const std::vector<Query> asked{{"1", ""}, {"2", ""}, {"3", ""}};
   Scores s = evaluate(run, qrels, asked);
   EXPECT_EQ(s.queries, 2u);
-  EXPECT_NEAR(s.map, 0.5, 1e-12);
-  EXPECT_NEAR(s.ndcg_at_10, 0.5, 1e-12);
-  EXPECT_NEAR(s.recall_at_100, 0.5, 1e-12);
+  EXPECT_NEAR(s.map.value, 0.5, 1e-12);
+  EXPECT_NEAR(s.ndcg_at_10.value, 0.5, 1e-12);
+  EXPECT_NEAR(s.recall_at_100.value, 0.5, 1e-12);
 }
 
 TEST(Metrics, TrecRunFileListsHitsInRankOrderWithFallingScores) {
@@ -114,6 +115,144 @@ TEST(Metrics, TrecRunFileListsHitsInRankOrderWithFallingScores) {
             "10 Q0 z 1 1000 engine\n"
             "7 Q0 x 1 1000 engine\n"
             "7 Q0 y 2 999 engine\n");
+}
+
+TEST(Metrics, MeanOfGivesTheStandardErrorOfTheMean) {
+  // Deviations -1.5, -0.5, 0.5, 1.5: sample variance 5 / 3, over n = 4.
+  const Mean m = mean_of({1, 2, 3, 4});
+  EXPECT_NEAR(m.value, 2.5, 1e-12);
+  EXPECT_NEAR(m.standard_error, std::sqrt(5.0 / 3) / 2, 1e-12);
+  EXPECT_EQ(mean_of({0.7}).value, 0.7);
+  EXPECT_EQ(mean_of({0.7}).standard_error, 0.0);
+  EXPECT_EQ(mean_of({}).value, 0.0);
+}
+
+TEST(Metrics, EvaluateGivesEachMeanItsStandardError) {
+  const Qrels qrels{{"1", {{"a", 1}}}, {"2", {{"b", 1}}}};
+  const std::vector<Query> asked{{"1", ""}, {"2", ""}};
+  // Query 1 scores 1 on every measure and query 2 scores 0: a standard deviation
+  // of sqrt(1 / 2), over sqrt(2).
+  const auto per_query = score_queries({{"1", {"a"}}}, qrels, asked);
+  ASSERT_EQ(per_query.size(), 2u);
+  EXPECT_EQ(per_query[0].query_id, "1");
+  EXPECT_EQ(per_query[0].average_precision, 1.0);
+  EXPECT_EQ(per_query[1].average_precision, 0.0);
+  const Scores s = summarise(per_query);
+  EXPECT_NEAR(s.map.standard_error, 0.5, 1e-12);
+  EXPECT_NEAR(s.ndcg_at_10.standard_error, 0.5, 1e-12);
+  EXPECT_NEAR(s.recall_at_100.standard_error, 0.5, 1e-12);
+}
+
+TEST(Metrics, CompareIsPairedByQueryId) {
+  const std::vector<QueryScores> a{{"1", 0.5, 1, 0.5}, {"2", 0.2, 1, 0.2}, {"3", 1.0, 1, 1.0}};
+  // The same queries in another order: differences +0.2, 0 and -0.6 on nDCG@10.
+  const std::vector<QueryScores> b{{"3", 0.4, 1, 0.4}, {"1", 0.7, 1, 0.7}, {"2", 0.2, 1, 0.2}};
+  const Comparison c = compare(a, b);
+  EXPECT_NEAR(c.ndcg_at_10.mean.value, -0.4 / 3, 1e-12);
+  // Deviations 1/3, 2/15 and -7/15 about the mean -2/15: variance (25 + 4 + 49) / 225 / 2.
+  EXPECT_NEAR(c.ndcg_at_10.mean.standard_error, std::sqrt(78.0 / 450) / std::sqrt(3.0), 1e-12);
+  EXPECT_EQ(c.ndcg_at_10.better, 1u);
+  EXPECT_EQ(c.ndcg_at_10.worse, 1u);
+  EXPECT_EQ(c.recall_at_100.mean.value, 0.0);
+  EXPECT_EQ(c.recall_at_100.better + c.recall_at_100.worse, 0u);
+  EXPECT_NEAR(c.map.mean.value, -0.4 / 3, 1e-12);
+}
+
+TEST(Metrics, CompareRefusesRunsScoredOnOtherQueries) {
+  const std::vector<QueryScores> a{{"1", 0.5, 1, 0.5}, {"2", 0.2, 1, 0.2}};
+  EXPECT_THROW(compare(a, {{"1", 0.5, 1, 0.5}}), std::invalid_argument);
+  EXPECT_THROW(compare(a, {{"1", 0.5, 1, 0.5}, {"3", 0.2, 1, 0.2}}), std::invalid_argument);
+}
+
+TEST(Metrics, TrecRunReadsBackWhatWriteWrote) {
+  const Rankings run{{"7", {"x", "y", "z"}}, {"10", {"w"}}};
+  std::stringstream file;
+  write_trec_run(file, run, "engine");
+  EXPECT_EQ(read_trec_run(file), run);
+}
+
+TEST(Metrics, TrecRunIsOrderedByScoreThenRank) {
+  // As trec_eval reads a run: the order of the lines does not matter; blank lines are skipped.
+  std::istringstream file(
+      "q1 Q0 low 3 1.5 other\n"
+      "\n"
+      "q1 Q0 high 1 9.25 other\n"
+      "q1 Q0 tie-b 5 2 other\n"
+      "q1 Q0 tie-a 4 2 other\n");
+  const Rankings expected{{"q1", {"high", "tie-a", "tie-b", "low"}}};
+  EXPECT_EQ(read_trec_run(file), expected);
+}
+
+TEST(Metrics, TrecRunErrorsNameTheLine) {
+  auto error_of = [](const std::string& text) {
+    std::istringstream file(text);
+    try {
+      read_trec_run(file);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of("q1 Q0 a 1 2 t\nq1 Q0 b 2 x t\n"), "line 2: \"x\" is not a number");
+  EXPECT_EQ(error_of("q1 Q0 a 1 2\n"),
+            "line 1: a run line has six fields: query Q0 document rank score tag");
+  EXPECT_EQ(error_of("q1 Q0 a 1 2 t extra\n"),
+            "line 1: a run line has six fields: query Q0 document rank score tag");
+}
+
+// The engine over two queries (1 and 0.5 on every measure) and an earlier run of
+// it read from a file, which found only the first.
+CollectionResult two_systems() {
+  CollectionResult c;
+  c.name = "cacm";
+  c.documents = 3;
+  c.queries = 2;
+  SystemResult engine, earlier;
+  engine.run.system = "engine";
+  engine.run.index_seconds = 1.5;
+  engine.run.query_seconds = 0.5;
+  engine.per_query = {{"1", 1, 1, 1}, {"2", 0.5, 0.5, 0.5}};
+  earlier.run.system = "earlier run";
+  earlier.run.read_from = "runs/cacm.engine.run";
+  earlier.per_query = {{"1", 1, 1, 1}, {"2", 0, 0, 0}};
+  for (auto* s : {&engine, &earlier}) s->scores = summarise(s->per_query);
+  c.systems = {engine, earlier};
+  return c;
+}
+
+TEST(Report, MarkdownGivesStandardErrorsAndTheEngineAgainstEachSystem) {
+  std::ostringstream out;
+  print_markdown(out, {two_systems()});
+  const std::string text = out.str();
+  // Means 0.75 and 0.5; standard errors 0.25 and 0.5; the paired difference is 0
+  // and +0.5, mean 0.25, standard error 0.25.
+  EXPECT_NE(
+      text.find(
+          "| engine | 0.750 ± 0.250 | 0.750 ± 0.250 | 0.750 ± 0.250 | 1.50 | 0.50 | 250.00 |"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("| earlier run | 0.500 ± 0.500 | 0.500 ± 0.500 | 0.500 ± 0.500 | – | – | – |"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| engine against | nDCG@10 | recall@100 | MAP |"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| earlier run | +0.2500 ± 0.2500 (1 / 0) | +0.2500 ± 0.2500 (1 / 0) | "
+                      "+0.2500 ± 0.2500 (1 / 0) |"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("- earlier run: read from runs/cacm.engine.run."), std::string::npos) << text;
+}
+
+TEST(Report, JsonGivesStandardErrorsAndComparisons) {
+  std::ostringstream out;
+  print_json(out, {two_systems()});
+  const std::string text = out.str();
+  for (const char* key : {"\"standard_errors\"", "\"comparisons\"", "\"against\": \"earlier run\"",
+                          "\"difference\": 0.25", "\"better\": 1", "\"worse\": 0",
+                          "\"read_from\": \"runs/cacm.engine.run\""}) {
+    EXPECT_NE(text.find(key), std::string::npos) << key << " in\n" << text;
+  }
 }
 
 TEST(Collection, UnpaddedIdDropsLeadingZerosOfTheLastNumber) {
@@ -233,8 +372,8 @@ TEST_F(CranfieldGuard, EngineRankingDoesNotGetWorse) {
   EXPECT_EQ(s.queries, 225u);
   EXPECT_EQ(run.unknown_ids, 0u);
   EXPECT_TRUE(run.query_problems.empty()) << run.query_problems.front();
-  EXPECT_GE(s.map, 0.327);
-  EXPECT_GE(s.ndcg_at_10, 0.390);
+  EXPECT_GE(s.map.value, 0.327);
+  EXPECT_GE(s.ndcg_at_10.value, 0.390);
 }
 
 // Checks the yardstick rather than the engine: Xapian out of the box must land on
@@ -244,8 +383,8 @@ TEST_F(CranfieldGuard, EngineRankingDoesNotGetWorse) {
 TEST_F(CranfieldGuard, PlainXapianMatchesThePublishedFigures) {
   const auto run = run_plain_xapian(collection_);
   Scores s = evaluate(run.rankings, collection_.qrels, collection_.queries);
-  EXPECT_NEAR(s.map, 0.286, 0.005);
-  EXPECT_NEAR(s.ndcg_at_10, 0.350, 0.005);
+  EXPECT_NEAR(s.map.value, 0.286, 0.005);
+  EXPECT_NEAR(s.ndcg_at_10.value, 0.350, 0.005);
 }
 
 }  // namespace
