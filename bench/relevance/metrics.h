@@ -53,8 +53,8 @@ std::vector<QueryScores> score_queries(const Rankings& run, const Qrels& qrels,
                                        const std::vector<Query>& queries);
 
 // A mean over queries and its standard error: the sample standard deviation over
-// sqrt(n), 0 for fewer than two values. About two standard errors either side of
-// the mean holds the mean of another sample of queries like these, 95 times in 100.
+// sqrt(n), 0 for fewer than two values. The mean over all queries like these lies
+// within about two standard errors of it, 95 times in 100.
 struct Mean {
   double value = 0;
   double standard_error = 0;
@@ -99,8 +99,8 @@ void write_trec_run(std::ostream& out, const Rankings& run, const std::string& t
 
 // Reads a run in trec_eval's format (as write_trec_run() writes it, or any other
 // system): each query's hits ordered by score, highest first, ties by rank. Throws
-// std::runtime_error naming the line of a line without six fields or with a score
-// that is not a number.
+// std::runtime_error naming the line of a line without six fields or whose rank or
+// score is not a number.
 Rankings read_trec_run(std::istream& in);
 
 }  // namespace abstracts::eval
