@@ -31,6 +31,7 @@ namespace abstracts {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::hit_ids;
 using testing::make_abstract;
 using testing::read_file;
 using testing::TempDir;
@@ -105,12 +106,6 @@ std::set<std::string> present_ids(const Index& index, const std::vector<CorpusLi
   for (const auto& l : lines) {
     if (index.get(l.id())) ids.insert(l.id());
   }
-  return ids;
-}
-
-std::vector<std::string> hit_ids(const SearchResults& r) {
-  std::vector<std::string> ids;
-  for (const auto& h : r.hits) ids.push_back(h.abstract.id);
   return ids;
 }
 

@@ -14,16 +14,11 @@
 namespace abstracts {
 namespace {
 
+using testing::hit_ids;
 using testing::make_abstract;
 using testing::TempDir;
 
 std::string lorem(int n) { return testing::repeated("lorem", n); }
-
-std::vector<std::string> hit_ids(const SearchResults& r) {
-  std::vector<std::string> ids;
-  for (const auto& h : r.hits) ids.push_back(h.abstract.id);
-  return ids;
-}
 
 class ProximityRanking : public ::testing::Test {
  protected:

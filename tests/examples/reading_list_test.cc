@@ -84,9 +84,7 @@ class ReadingListTest : public ::testing::Test {
     options.limit = limit;
     options.snippets = false;
     options.correct_spelling = false;
-    std::vector<std::string> ids;
-    for (const auto& h : index().search(query, options).hits) ids.push_back(h.abstract.id);
-    return ids;
+    return hit_ids(index().search(query, options));
   }
 
   // The "id" of every JSON line of `out`.

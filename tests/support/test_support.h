@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "abstracts/abstract.h"
+#include "abstracts/search.h"
 
 namespace abstracts::testing {
 
@@ -83,6 +84,13 @@ inline std::string repeated(const std::string& word, int n) {
   std::string out;
   for (int i = 0; i < n; ++i) out += " " + word;
   return out;
+}
+
+// The ids of `results`' hits, best first.
+inline std::vector<std::string> hit_ids(const SearchResults& results) {
+  std::vector<std::string> ids;
+  for (const auto& h : results.hits) ids.push_back(h.abstract.id);
+  return ids;
 }
 
 }  // namespace abstracts::testing
