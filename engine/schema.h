@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <xapian.h>
 
@@ -60,6 +61,15 @@ void require_version(const Xapian::Database& db, const std::filesystem::path& di
 // True for terms that hold searchable words (not field or boolean terms).
 inline bool is_word_term(std::string_view term) {
   return !term.empty() && !(term[0] >= 'A' && term[0] <= 'Z');
+}
+
+// The word terms of `query`, each once, in term order.
+inline std::vector<std::string> word_terms(const Xapian::Query& query) {
+  std::vector<std::string> out;
+  for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
+    if (is_word_term(*t)) out.push_back(*t);
+  }
+  return out;
 }
 
 // True for S terms: a word of the title ("Sattent").

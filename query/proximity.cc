@@ -14,26 +14,18 @@ namespace {
 // A word of the query: its alternatives, each the terms that must all be found.
 using Spellings = std::vector<std::vector<std::string>>;
 
-std::vector<std::string> word_terms(const Xapian::Query& q) {
-  std::vector<std::string> out;
-  for (auto t = q.get_unique_terms_begin(); t != q.get_unique_terms_end(); ++t) {
-    if (schema::is_word_term(*t)) out.push_back(*t);
-  }
-  return out;
-}
-
 void collect_words(const Xapian::Query& q, std::set<Spellings>& seen, std::vector<Spellings>& out) {
   auto add = [&](Spellings word) {
     if (!word.empty() && seen.insert(word).second) out.push_back(std::move(word));
   };
   switch (q.get_type()) {
     case Xapian::Query::LEAF_TERM:
-      if (auto terms = word_terms(q); !terms.empty()) add({terms});
+      if (auto terms = schema::word_terms(q); !terms.empty()) add({terms});
       return;
     case Xapian::Query::OP_SYNONYM: {
       Spellings word;
       for (std::size_t i = 0; i < q.get_num_subqueries(); ++i) {
-        if (auto terms = word_terms(q.get_subquery(i)); !terms.empty()) word.push_back(std::move(terms));
+        if (auto terms = schema::word_terms(q.get_subquery(i)); !terms.empty()) word.push_back(std::move(terms));
       }
       add(std::move(word));
       return;

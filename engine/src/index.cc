@@ -374,10 +374,7 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
     }
     if (!kept.empty()) query = Xapian::Query(Xapian::Query::OP_OR, kept.begin(), kept.end());
   }
-  std::vector<std::string> words;
-  for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
-    if (schema::is_word_term(*t)) words.push_back(*t);
-  }
+  const std::vector<std::string> words = schema::word_terms(query);
   if (r.title_weight > 0 && !words.empty()) {
     std::vector<Xapian::Query> title;
     for (const auto& w : words) title.emplace_back(std::string(schema::kTitlePrefix) + w);
