@@ -54,6 +54,13 @@ inline constexpr Xapian::valueno kPositionsSlot = 2;
 // Metadata key under which a source file's state is kept ("file:" + absolute path).
 inline constexpr std::string_view kFileKeyPrefix = "file:";
 
+// The metadata key of the state of the file indexed as `absolute_path`.
+inline std::string file_key(std::string_view absolute_path) {
+  std::string key(kFileKeyPrefix);
+  key.append(absolute_path);
+  return key;
+}
+
 // Throws CorruptIndex (with a hint to rebuild) unless `db`, the index in `dir`,
 // was written with kSchemaVersion.
 void require_version(const Xapian::Database& db, const std::filesystem::path& dir);

@@ -273,4 +273,9 @@ std::vector<std::string> Analyzer::terms(std::string_view text) const {
   return out;
 }
 
+const Analyzer& thread_analyzer() {
+  thread_local Analyzer analyzer;
+  return analyzer;
+}
+
 }  // namespace abstracts::analysis

@@ -62,6 +62,10 @@ class Analyzer {
   Xapian::Stem stemmer_;
 };
 
+// The calling thread's analyzer, made on its first use: an Analyzer is not
+// thread-safe (Xapian::Stem), so a reader serving many threads keeps one per thread.
+const Analyzer& thread_analyzer();
+
 // Words longer than this (in bytes, after folding) are not indexed.
 inline constexpr std::size_t kMaxTermBytes = 64;
 

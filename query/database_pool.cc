@@ -1,0 +1,60 @@
+#include "query/database_pool.h"
+
+#include <string>
+#include <utility>
+
+#include "abstracts/error.h"
+#include "engine/schema.h"
+
+namespace abstracts::query {
+namespace fs = std::filesystem;
+
+namespace {
+
+Xapian::Database open_database(const fs::path& dir) {
+  layout::reject_flat_layout(dir);
+  if (!layout::has_index(dir)) {
+    throw IndexNotFound("no index at " + dir.string(),
+                        "create it with `abstracts index --index " + dir.string() + " [PATH...]`");
+  }
+  Xapian::Database db(dir.string());  // through the stub, the current generation
+  schema::require_version(db, dir);
+  return db;
+}
+
+}  // namespace
+
+DatabasePool::DatabasePool(fs::path dir) : dir_(std::move(dir)) {
+  xapian_try(dir_, [&] { idle_.push_back(open_handle()); });
+}
+
+DatabasePool::Handle DatabasePool::open_handle() {
+  Handle h;
+  h.version = layout::stub_version(dir_);
+  h.db = std::make_unique<Xapian::Database>(open_database(dir_));
+  h.stored = std::make_unique<compression::Decompressor>(schema::dictionary_of(*h.db));
+  return h;
+}
+
+DatabasePool::Lease::Lease(DatabasePool& pool) : pool_(pool) {
+  {
+    std::lock_guard lock(pool_.mutex_);
+    if (!pool_.idle_.empty()) {
+      h_ = std::move(pool_.idle_.back());
+      pool_.idle_.pop_back();
+    }
+  }
+  if (h_.db && h_.version == layout::stub_version(pool_.dir_)) {
+    h_.db->reopen();  // see what the writer committed since this handle last looked
+  } else {
+    h_ = pool_.open_handle();  // first use, or a new generation was published
+  }
+}
+
+DatabasePool::Lease::~Lease() {
+  if (!h_.db) return;
+  std::lock_guard lock(pool_.mutex_);
+  pool_.idle_.push_back(std::move(h_));
+}
+
+}  // namespace abstracts::query

@@ -1,0 +1,134 @@
+#include "query/feedback.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "engine/schema.h"
+
+namespace abstracts::query {
+namespace {
+
+// The relevance model of a query's best hits, `top` (RM3: Lavrenko and Croft's
+// relevance model, as Anserini's Rm3Reranker runs it): each hit votes for its
+// `terms` most frequent words, P(w|d) = wdf / the sum of those wdfs, weighted by
+// P(d|Q), the hit's share of the scores; words in more than a tenth of the
+// abstracts carry no topic and are never chosen. Returns the `terms` best words
+// with P(w|Q), and adds the hits' id terms to `top_ids`.
+std::vector<std::pair<std::string, double>> relevance_model(Xapian::Database& db, const std::vector<Ranked>& top,
+                                                            unsigned terms, std::vector<Xapian::Query>& top_ids) {
+  std::vector<std::pair<std::string, double>> best;
+  double total_score = 0;
+  for (const auto& h : top) total_score += h.score;
+  if (total_score <= 0) return best;
+  const double max_termfreq = 0.1 * db.get_doccount();
+  struct Vote {
+    std::string term;
+    Xapian::termcount wdf;
+    Xapian::doccount termfreq;
+  };
+  std::unordered_map<std::string, double> model;
+  std::unordered_map<std::string, Xapian::doccount> termfreqs;  // lookups are B-tree reads
+  std::vector<Vote> votes, chosen;
+  for (const auto& [it, score] : top) {
+    votes.clear();
+    chosen.clear();
+    for (auto t = db.termlist_begin(*it); t != db.termlist_end(*it); ++t) {
+      if ((*t).starts_with(schema::kIdPrefix)) top_ids.emplace_back(*t);
+      if (t.get_wdf() == 0 || !schema::is_word_term(*t) || (*t).size() < 2) continue;
+      votes.push_back({*t, t.get_wdf(), 0});
+    }
+    // Most frequent first; of equally frequent words (most have wdf 1), the rarer.
+    // A word's abstract count is looked up only when its wdf could still be chosen.
+    std::stable_sort(votes.begin(), votes.end(), [](const Vote& a, const Vote& b) { return a.wdf > b.wdf; });
+    for (auto group = votes.begin(); group != votes.end() && chosen.size() < terms;) {
+      auto end = std::find_if(group, votes.end(), [&](const Vote& v) { return v.wdf != group->wdf; });
+      const std::size_t first = chosen.size();
+      for (auto v = group; v != end; ++v) {
+        auto [f, fresh] = termfreqs.try_emplace(v->term, 0);
+        if (fresh) f->second = db.get_termfreq(v->term);
+        v->termfreq = f->second;
+        if (v->termfreq <= max_termfreq) chosen.push_back(*v);
+      }
+      std::sort(chosen.begin() + static_cast<long>(first), chosen.end(), [](const Vote& a, const Vote& b) {
+        if (a.termfreq != b.termfreq) return a.termfreq < b.termfreq;
+        return a.term < b.term;
+      });
+      group = end;
+    }
+    if (chosen.size() > terms) chosen.resize(terms);
+    double sum = 0;
+    for (const auto& v : chosen) sum += v.wdf;
+    const double p_doc = score / total_score;
+    for (const auto& v : chosen) model[v.term] += p_doc * v.wdf / sum;
+  }
+  best.assign(model.begin(), model.end());
+  const std::size_t n = std::min<std::size_t>(terms, best.size());
+  std::partial_sort(best.begin(), best.begin() + static_cast<long>(n), best.end(),
+                    [](const auto& a, const auto& b) { return a.second > b.second; });
+  best.resize(n);
+  return best;
+}
+
+}  // namespace
+
+Xapian::Query with_feedback(Xapian::Database& db, const Xapian::Query& query, const std::vector<Ranked>& top,
+                            std::size_t words, bool plain, const RankingOptions& r,
+                            std::vector<std::string>* notes, FeedbackWeights* feedback) {
+  if (top.empty()) return query;
+  std::vector<Xapian::Query> top_ids;
+  const auto best = relevance_model(db, top, r.feedback_terms, top_ids);
+  double mass = 0;
+  for (const auto& [term, p] : best) mass += p;
+  if (mass <= 0 || r.feedback_weight <= 0 || r.feedback_weight >= 1) return query;
+  // The feedback query is the original words, each at weight 1, plus `expansion`:
+  // the best words, which share feedback_weight / (1 - feedback_weight) of the
+  // original words' total weight.
+  const double share = r.feedback_weight / (1 - r.feedback_weight) * static_cast<double>(words);
+  std::vector<Xapian::Query> parts;
+  std::unordered_map<std::string, double> scale;
+  for (const auto& [term, p] : best) {
+    scale[term] = share * p / mass;
+    parts.emplace_back(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(term), scale[term]);
+  }
+  const Xapian::Query expansion(Xapian::Query::OP_OR, parts.begin(), parts.end());
+  // A hit's score mixes the query's and the feedback query's, each divided by its
+  // best hit's (CombSUM of the two rankings, which keeps the query's own top hits
+  // better than ranking by the feedback query alone; docs/relevance.md):
+  //   (1 - mix) * S / S_best + mix * (S + E) / (S + E)_best  ~  S + lambda * E,
+  //   lambda = mix * S_best / ((1 - mix) * (S + E)_best + mix * S_best).
+  // So one ranked pass does it. The feedback query's best hit is one of the
+  // query's best hits, whose expansion scores one more small query reads.
+  Xapian::Enquire extra(db);
+  extra.set_query(Xapian::Query(Xapian::Query::OP_FILTER, expansion,
+                                Xapian::Query(Xapian::Query::OP_OR, top_ids.begin(), top_ids.end())));
+  extra.set_weighting_scheme(bm25(r));
+  const Xapian::MSet expanded = extra.get_mset(0, top.size());
+  std::unordered_map<Xapian::docid, double> expansion_score;
+  for (auto it = expanded.begin(); it != expanded.end(); ++it) expansion_score[*it] = it.get_weight();
+  double best_score = 0;
+  for (const auto& h : top) best_score = std::max(best_score, h.it.get_weight());
+  double best_feedback_score = 0;
+  for (const auto& h : top) {
+    best_feedback_score = std::max(best_feedback_score, h.it.get_weight() + expansion_score[*h.it]);
+  }
+  const double mix = std::min(r.feedback_mix, 1.0);
+  const double lambda = mix * best_score / ((1 - mix) * best_feedback_score + mix * best_score);
+  if (feedback != nullptr) {
+    for (const auto& [term, s] : scale) (*feedback)[term] = lambda * s;
+  }
+  if (notes != nullptr) {
+    std::string note = "feedback:";
+    for (const auto& [term, p] : best) {
+      note += ' ';
+      note += term;
+    }
+    notes->push_back(note);
+  }
+  const Xapian::Query weighted(Xapian::Query::OP_SCALE_WEIGHT, expansion, lambda);
+  // Plain text widens the matches; the query language's matches stay as the
+  // user wrote them, and feedback only ranks them.
+  return Xapian::Query(plain ? Xapian::Query::OP_OR : Xapian::Query::OP_AND_MAYBE, query, weighted);
+}
+
+
+}  // namespace abstracts::query

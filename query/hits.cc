@@ -1,0 +1,45 @@
+#include "query/hits.h"
+
+#include <string>
+#include <unordered_set>
+#include <utility>
+
+#include "engine/analysis/analyzer.h"
+#include "engine/schema.h"
+#include "query/explain.h"
+#include "query/snippet.h"
+
+namespace abstracts::query {
+
+void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, const Xapian::Query& query,
+               const Xapian::Query& asked, const FeedbackWeights& feedback, const Ranking& ranking,
+               const SearchOptions& options, SearchResults& results) {
+  const std::unordered_set<std::string> asked_terms(asked.get_unique_terms_begin(), asked.get_unique_terms_end());
+  std::unordered_set<std::string> terms;  // highlighted: the user's words, not feedback's
+  for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
+    if (feedback.contains(*t) && !asked_terms.contains(*t)) continue;
+    if (schema::is_word_term(*t)) {
+      terms.insert(*t);
+    } else if (schema::is_title_term(*t)) {
+      terms.insert((*t).substr(schema::kTitlePrefix.size()));  // title:word highlights the word
+    }
+  }
+  results.estimated_matches = ranking.mset.get_matches_estimated();
+  std::size_t rank = options.offset;
+  for (const auto& [it, score] : ranking.hits) {
+    Hit hit;
+    hit.rank = ++rank;
+    hit.score = score;
+    hit.abstract = schema::stored_abstract(it.get_document(), stored);
+    if (options.snippets) {
+      hit.snippet = make_snippet(hit.abstract.text, terms, options.snippet_chars, analysis::thread_analyzer());
+    }
+    if (options.explain) {
+      hit.explanation = explain_hit(db, query, asked_terms, hit.abstract.id, options.ranking, feedback);
+      if (score > it.get_weight()) hit.explanation.push_back({"proximity", score - it.get_weight()});
+    }
+    results.hits.push_back(std::move(hit));
+  }
+}
+
+}  // namespace abstracts::query

@@ -1,0 +1,145 @@
+#include "abstracts/index.h"
+
+#include <string>
+#include <vector>
+#include <xapian.h>
+
+#include "engine/analysis/analyzer.h"
+#include "engine/compression.h"
+#include "engine/schema.h"
+#include "query/acronym_table.h"
+#include "query/database_pool.h"
+#include "query/hits.h"
+#include "query/parser.h"
+#include "query/positional.h"
+#include "query/ranking.h"
+#include "query/similar.h"
+#include "query/spelling.h"
+
+namespace abstracts {
+namespace fs = std::filesystem;
+
+using analysis::thread_analyzer;
+
+struct Index::Impl {
+  explicit Impl(fs::path dir) : pool(std::move(dir)) {}
+  query::DatabasePool pool;
+};
+
+Index::Index(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Index::Index(Index&&) noexcept = default;
+Index& Index::operator=(Index&&) noexcept = default;
+Index::~Index() = default;
+
+Index Index::open(const fs::path& dir) { return Index(std::make_unique<Impl>(dir)); }
+
+const fs::path& Index::path() const { return impl_->pool.dir(); }
+
+SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOptions& options) const {
+  return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
+    return query::similar(db, stored, ids, options);
+  });
+}
+
+SearchResults Index::search(std::string_view text, const SearchOptions& options) const {
+  const auto& analyzer = thread_analyzer();
+  return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
+    query::ParserContext context;
+    context.db = &db;
+    query::AcronymLookup acronyms(db, analyzer);
+    if (options.expand_acronyms) context.acronyms = &acronyms;
+    query::Parser parser(analyzer, context);
+    const bool plain = options.syntax == QuerySyntax::kPlainText;
+    SearchResults results;
+    // Runs `q`: the query as asked, as ranked, and its matches; its expansion
+    // notes go to `notes` (for --explain).
+    struct Run {
+      Xapian::Query asked, query;
+      query::FeedbackWeights feedback;
+      query::Ranking ranking;
+    };
+    auto run = [&](std::string_view q, std::vector<std::string>& notes) {
+      auto* keep = options.explain ? &notes : nullptr;
+      Run r;
+      query::PositionChecks checks(db);  // the phrases every hit needs, checked on the best candidates only
+      r.asked = plain ? parser.parse_plain(q, keep) : parser.parse(q, keep, &checks);
+      const Xapian::MatchDecider* decider = checks.empty() ? nullptr : &checks;
+      r.query = query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback);
+      Xapian::Enquire enquire(db);
+      enquire.set_query(r.query);
+      enquire.set_weighting_scheme(query::bm25(options.ranking));
+      r.ranking = query::best_hits(db, enquire, r.asked, query::count_user_words(r.asked), options.ranking,
+                                   options.offset, options.limit, decider);
+      if (keep != nullptr && r.ranking.rescored) {
+        keep->push_back("proximity: the " + std::to_string(options.ranking.proximity_depth) +
+                        " best hits scored up by how much of the query one stretch of " +
+                        std::to_string(options.ranking.proximity_window) + " words holds");
+      }
+      return r;
+    };
+    Run ran = run(text, results.expansions);
+    if (!plain) results.suggestion = query::correct_query(db, stored, text, analyzer);
+    if (ran.ranking.hits.empty() && options.correct_spelling && !results.suggestion.empty()) {
+      std::vector<std::string> notes;
+      Run corrected = run(results.suggestion, notes);
+      if (!corrected.ranking.hits.empty()) {
+        ran = std::move(corrected);
+        results.expansions = std::move(notes);  // explain the query whose hits are shown
+        results.corrected = true;
+      }
+    }
+    if (options.explain) {
+      results.parsed = query::describe(ran.query);
+      if (results.corrected) {
+        results.expansions.push_back("spelling: nothing found, searched for \"" + results.suggestion + "\" instead");
+      } else if (!results.suggestion.empty()) {
+        results.expansions.push_back("spelling: did you mean \"" + results.suggestion + "\"?");
+      }
+    }
+    query::fill_hits(db, stored, ran.query, ran.asked, ran.feedback, ran.ranking, options, results);
+    return results;
+  });
+}
+
+std::vector<AcronymEntry> Index::acronyms() const {
+  return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor&) {
+    auto table = query::AcronymTable::load(db, thread_analyzer());
+    std::vector<AcronymEntry> out;
+    for (const auto& [term, a] : table.all()) {
+      for (const auto& lf : a.long_forms) out.push_back({a.surface, lf.surface, lf.count, lf.used});
+    }
+    return out;
+  });
+}
+
+std::optional<Abstract> Index::get(std::string_view id) const {
+  return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) -> std::optional<Abstract> {
+    std::string term = schema::id_term(id);
+    auto it = db.postlist_begin(term);
+    if (it == db.postlist_end(term)) return std::nullopt;
+    return schema::stored_abstract(db.get_document(*it), stored);
+  });
+}
+
+IndexStats Index::stats() const {
+  return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor&) {
+    IndexStats s;
+    s.path = impl_->pool.dir().string();
+    s.abstracts = db.get_doccount();
+    s.average_length = db.get_avlength();
+    const std::string file_prefix(schema::kFileKeyPrefix);
+    for (auto k = db.metadata_keys_begin(file_prefix); k != db.metadata_keys_end(file_prefix); ++k) {
+      if (!db.get_metadata(*k).empty()) ++s.files;
+    }
+    for (auto t = db.allterms_begin(); t != db.allterms_end(); ++t) {
+      if (schema::is_word_term(*t)) ++s.terms;
+    }
+    std::error_code ec;
+    for (const auto& e : fs::recursive_directory_iterator(impl_->pool.dir(), ec)) {
+      if (e.is_regular_file(ec)) s.size_bytes += e.file_size(ec);
+    }
+    return s;
+  });
+}
+
+}  // namespace abstracts

@@ -1,0 +1,103 @@
+#include "query/ranking.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "engine/schema.h"
+#include "query/feedback.h"
+#include "query/proximity.h"
+#include "query/stopwords.h"
+
+namespace abstracts::query {
+
+Xapian::BM25Weight bm25(const RankingOptions& r) {
+  return Xapian::BM25Weight(r.k1, 0, 1, r.b, 0.5);
+}
+
+Ranking as_ranking(Xapian::MSet mset) {
+  Ranking out{std::move(mset), {}};
+  for (auto it = out.mset.begin(); it != out.mset.end(); ++it) out.hits.push_back({it, it.get_weight()});
+  return out;
+}
+
+namespace {
+
+// Adds the distinct words `q` was written with to `out` (count_user_words): of
+// an OP_SYNONYM, its first alternative.
+void add_user_words(const Xapian::Query& q, std::unordered_set<std::string>& out) {
+  if (q.get_type() == Xapian::Query::LEAF_TERM) {
+    if (q.get_terms_begin() == q.get_terms_end()) return;
+    std::string term = *q.get_terms_begin();
+    if (schema::is_title_term(term)) term.erase(0, schema::kTitlePrefix.size());
+    if (schema::is_word_term(term)) out.insert(std::move(term));
+    return;
+  }
+  std::size_t n = q.get_num_subqueries();
+  if (q.get_type() == Xapian::Query::OP_SYNONYM) n = std::min<std::size_t>(n, 1);
+  for (std::size_t i = 0; i < n; ++i) add_user_words(q.get_subquery(i), out);
+}
+
+}  // namespace
+
+std::size_t count_user_words(const Xapian::Query& q) {
+  std::unordered_set<std::string> words;
+  add_user_words(q, words);
+  return words.size();
+}
+
+Ranking best_hits(const Xapian::Database& db, const Xapian::Enquire& enquire, const Xapian::Query& asked,
+                  std::size_t user_words, const RankingOptions& r, std::size_t offset, std::size_t limit,
+                  const Xapian::MatchDecider* checks) {
+  if (r.proximity_weight <= 0 || r.proximity_depth == 0 || r.proximity_min_words == 0 ||
+      user_words < r.proximity_min_words) {
+    return as_ranking(enquire.get_mset(static_cast<Xapian::doccount>(offset),
+                                       static_cast<Xapian::doccount>(limit), nullptr, checks));
+  }
+  const auto wanted = std::max<std::size_t>(r.proximity_depth, offset + limit);
+  Ranking ranking = as_ranking(enquire.get_mset(0, static_cast<Xapian::doccount>(wanted), nullptr, checks));
+  ranking.rescored = true;
+  const Proximity proximity(db, asked, r.proximity_window);
+  auto& hits = ranking.hits;
+  const std::size_t depth = std::min<std::size_t>(r.proximity_depth, hits.size());
+  std::vector<Xapian::docid> docs;
+  for (std::size_t i = 0; i < depth; ++i) docs.push_back(*hits[i].it);
+  const std::vector<double> coverage = proximity.coverage(docs);
+  for (std::size_t i = 0; i < depth; ++i) hits[i].score *= 1 + r.proximity_weight * coverage[i];
+  // Scores only grow, so the rescored hits stay ahead of the rest.
+  std::stable_sort(hits.begin(), hits.begin() + static_cast<long>(depth),
+                   [](const Ranked& a, const Ranked& b) { return a.score > b.score; });
+  hits.erase(hits.begin(), hits.begin() + static_cast<long>(std::min(offset, hits.size())));
+  if (hits.size() > limit) hits.resize(limit);
+  return ranking;
+}
+
+Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
+                   const Xapian::MatchDecider* checks, std::vector<std::string>* notes,
+                   FeedbackWeights* feedback) {
+  if (plain && r.plain_text_stopwords) {
+    // A plain-text query is a flat OR of its terms: rebuild it without function words.
+    std::vector<Xapian::Query> kept;
+    for (auto t = query.get_terms_begin(); t != query.get_terms_end(); ++t) {
+      if (!is_function_word(*t)) kept.emplace_back(*t);
+    }
+    if (!kept.empty()) query = Xapian::Query(Xapian::Query::OP_OR, kept.begin(), kept.end());
+  }
+  const std::vector<std::string> words = schema::word_terms(query);
+  if (r.title_weight > 0 && !words.empty()) {
+    std::vector<Xapian::Query> title;
+    for (const auto& w : words) title.emplace_back(std::string(schema::kTitlePrefix) + w);
+    Xapian::Query boost(Xapian::Query::OP_SCALE_WEIGHT,
+                        Xapian::Query(Xapian::Query::OP_OR, title.begin(), title.end()), r.title_weight);
+    query = Xapian::Query(Xapian::Query::OP_AND_MAYBE, query, boost);
+  }
+  if (r.feedback_min_words == 0 || r.feedback_mix <= 0) return query;
+  const std::size_t user_words = count_user_words(query);
+  if (user_words < r.feedback_min_words) return query;
+  Xapian::Enquire first(db);
+  first.set_query(query);
+  first.set_weighting_scheme(bm25(r));
+  const Ranking first_pass = best_hits(db, first, query, user_words, r, 0, r.feedback_docs, checks);
+  return with_feedback(db, query, first_pass.hits, words.size(), plain, r, notes, feedback);
+}
+
+}  // namespace abstracts::query

@@ -1,0 +1,65 @@
+// Ranking: BM25 with the RankingOptions, the query as ranked (function words out
+// of plain text, the title boost, pseudo-relevance feedback), and its hits in
+// ranked order, a question's best ones scored up by proximity (query/proximity.h).
+#ifndef ABSTRACTS_QUERY_RANKING_H_
+#define ABSTRACTS_QUERY_RANKING_H_
+
+#include <cstddef>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <xapian.h>
+
+#include "abstracts/search.h"
+
+namespace abstracts::query {
+
+// BM25 with the ranking options' parameters (k2 = 0, k3 = 1, min_normlen = 0.5 as in Xapian).
+Xapian::BM25Weight bm25(const RankingOptions& r);
+
+// The weights rank() gave the words pseudo-relevance feedback added (a word of
+// the query may be one of them too).
+using FeedbackWeights = std::unordered_map<std::string, double>;
+
+// A hit as ranked: where it is in its MSet, and its score, which is the MSet's
+// weight unless proximity rescored it.
+struct Ranked {
+  Xapian::MSetIterator it;
+  double score;
+};
+
+// Hits in ranked order, and the MSet they come from.
+struct Ranking {
+  Xapian::MSet mset;
+  std::vector<Ranked> hits;
+  bool rescored = false;  // by proximity
+};
+
+// The hits of `mset`, in its order, with its weights as their scores.
+Ranking as_ranking(Xapian::MSet mset);
+
+// The number of distinct words `q` was written with: an acronym's or a
+// wildcard's expansion (OP_SYNONYM) counts as the one word that was expanded
+// ("LLM agents" is two words, not five).
+std::size_t count_user_words(const Xapian::Query& q);
+
+// Hits `offset` to `offset + limit` of `enquire`'s query. When `asked`, written
+// with `user_words` distinct words (count_user_words), is a question or claim
+// (RankingOptions::proximity_min_words), the best proximity_depth are first
+// rescored by how close together they have its words.
+Ranking best_hits(const Xapian::Database& db, const Xapian::Enquire& enquire, const Xapian::Query& asked,
+                  std::size_t user_words, const RankingOptions& r, std::size_t offset, std::size_t limit,
+                  const Xapian::MatchDecider* checks);
+
+// The query as ranked: with a title boost and pseudo-relevance feedback when the
+// options ask for them. The set of matches only grows for plain text (where
+// everything is ORed anyway); query-language matches stay as the user wrote them.
+// The feedback words' weights go to `feedback`.
+Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
+                   const Xapian::MatchDecider* checks, std::vector<std::string>* notes,
+                   FeedbackWeights* feedback);
+
+}  // namespace abstracts::query
+
+#endif  // ABSTRACTS_QUERY_RANKING_H_
