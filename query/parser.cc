@@ -1,7 +1,6 @@
 #include "query/parser.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <map>
 #include <string>
@@ -12,186 +11,11 @@
 #include "engine/analysis/stop_words.h"
 #include "engine/schema.h"
 #include "query/acronym_table.h"
+#include "query/lexer.h"
 #include "query/positional.h"
 
 namespace abstracts::query {
 namespace {
-
-enum class Kind { kWord, kPhrase, kField, kOpen, kClose, kAnd, kOr, kXor, kNot, kNear, kAdj, kPlus, kMinus, kEnd };
-
-struct Lexeme {
-  Lexeme(Kind k, std::string t, std::size_t col, unsigned n = 0)
-      : kind(k), text(std::move(t)), column(col), distance(n) {}
-
-  Kind kind;
-  std::string text;        // the word, phrase or field value, as typed
-  std::size_t column = 0;  // 1-based, in characters
-  unsigned distance = 0;   // kNear, kAdj: the n of NEAR/n
-  std::string field;       // kField: the field name, lower case
-  bool quoted = false;     // kField: the value was a quoted phrase
-};
-
-constexpr unsigned kDefaultDistance = 10;
-
-const char* describe(const Lexeme& lx) {
-  switch (lx.kind) {
-    case Kind::kAnd: return "AND";
-    case Kind::kOr: return "OR";
-    case Kind::kXor: return "XOR";
-    case Kind::kNot: return "NOT";
-    case Kind::kNear: return "NEAR";
-    case Kind::kAdj: return "ADJ";
-    case Kind::kPlus: return "'+'";
-    case Kind::kMinus: return "'-'";
-    case Kind::kOpen: return "'('";
-    case Kind::kClose: return "')'";
-    default: return "term";
-  }
-}
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
-// Curly double quotes delimit phrases too: “large language models”.
-std::size_t quote_length(std::string_view s, std::size_t i) {
-  if (s[i] == '"') return 1;
-  if (s.substr(i, 3) == "\u201c" || s.substr(i, 3) == "\u201d") return 3;
-  return 0;
-}
-
-bool is_field(std::string_view name) {
-  return name == "venue" || name == "year" || name == "source" || name == "id" || name == "title";
-}
-
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-class Lexer {
- public:
-  explicit Lexer(std::string_view s) : s_(s) {}
-
-  std::vector<Lexeme> run() {
-    std::vector<Lexeme> out;
-    while (true) {
-      while (i_ < s_.size() && is_space(s_[i_])) ++i_;
-      if (i_ >= s_.size()) break;
-      std::size_t col = column(i_);
-      char c = s_[i_];
-      if (c == '(' || c == ')') {
-        out.push_back({c == '(' ? Kind::kOpen : Kind::kClose, std::string(1, c), col});
-        ++i_;
-      } else if (auto q = quote_length(s_, i_); q > 0) {
-        out.push_back({Kind::kPhrase, phrase(col, q), col});
-      } else if ((c == '+' || c == '-') && i_ + 1 < s_.size() && !is_space(s_[i_ + 1]) &&
-                 s_[i_ + 1] != ')') {
-        out.push_back({c == '+' ? Kind::kPlus : Kind::kMinus, std::string(1, c), col});
-        ++i_;
-      } else {
-        out.push_back(classify(word(), col));
-      }
-    }
-    out.push_back({Kind::kEnd, "", column(s_.size())});
-    return out;
-  }
-
- private:
-  std::size_t column(std::size_t byte) const {
-    std::size_t col = 1;
-    for (std::size_t k = 0; k < byte && k < s_.size(); ++k) {
-      if ((static_cast<unsigned char>(s_[k]) & 0xC0) != 0x80) ++col;
-    }
-    return col;
-  }
-
-  Lexeme classify(std::string w, std::size_t col) {
-    if (w == "AND") return {Kind::kAnd, w, col};
-    if (w == "OR") return {Kind::kOr, w, col};
-    if (w == "XOR") return {Kind::kXor, w, col};
-    if (w == "NOT") return {Kind::kNot, w, col};
-    for (auto [name, kind] : {std::pair{"NEAR", Kind::kNear}, std::pair{"ADJ", Kind::kAdj}}) {
-      std::string_view v(w);
-      if (v.substr(0, std::string_view(name).size()) != name) continue;
-      std::string_view rest = v.substr(std::string_view(name).size());
-      if (rest.empty()) return {kind, w, col, kDefaultDistance};
-      if (rest[0] != '/') continue;
-      unsigned n = 0;
-      auto [end, ec] = std::from_chars(rest.data() + 1, rest.data() + rest.size(), n);
-      if (ec != std::errc() || end != rest.data() + rest.size() || n < 1 || n > 1000) {
-        throw QueryError(std::string(name) + " at column " + std::to_string(col) +
-                             " needs a distance from 1 to 1000, like " + name + "/3",
-                         col, std::string("write ") + name + "/n, with n the most words apart");
-      }
-      return {kind, w, col, n};
-    }
-    // field:value, field:"a phrase"
-    auto colon = w.find(':');
-    if (colon != std::string::npos && colon > 0) {
-      std::string name = lower_ascii(std::string_view(w).substr(0, colon));
-      bool letters = true;
-      for (char ch : name) letters = letters && ch >= 'a' && ch <= 'z';
-      if (letters) {
-        if (!is_field(name)) {
-          throw QueryError("unknown field '" + name + ":' at column " + std::to_string(col), col,
-                           "fields are venue:, year:, source:, id: and title:; to search for the word, "
-                           "put it in quotes");
-        }
-        Lexeme lx(Kind::kField, w.substr(colon + 1), col);
-        lx.field = name;
-        if (lx.text.empty() && i_ < s_.size() && quote_length(s_, i_) > 0) {
-          lx.text = phrase(column(i_), quote_length(s_, i_));
-          lx.quoted = true;
-        }
-        if (lx.text.empty()) {
-          throw QueryError("field '" + name + ":' at column " + std::to_string(col) + " has no value",
-                           col, "write " + name + ":VALUE, with no space after the colon");
-        }
-        return lx;
-      }
-    }
-    return {Kind::kWord, std::move(w), col};
-  }
-
-  std::string phrase(std::size_t col, std::size_t open_len) {
-    i_ += open_len;
-    std::string text;
-    while (i_ < s_.size()) {
-      if (s_[i_] == '\\' && i_ + 1 < s_.size()) {
-        text += s_.substr(i_, 2);
-        i_ += 2;
-        continue;
-      }
-      if (auto q = quote_length(s_, i_); q > 0) {
-        i_ += q;
-        return text;
-      }
-      text += s_[i_++];
-    }
-    throw QueryError("unterminated phrase: the quote at column " + std::to_string(col) +
-                         " is never closed",
-                     col, "add the closing \" (or escape the quote as \\\")");
-  }
-
-  // A word runs to white space, a parenthesis or a quote; a backslash keeps
-  // the next character in the word (LaTeX accents: Sch\"olkopf).
-  std::string word() {
-    std::string w;
-    while (i_ < s_.size() && !is_space(s_[i_]) && s_[i_] != '(' && s_[i_] != ')' &&
-           quote_length(s_, i_) == 0) {
-      if (s_[i_] == '\\' && i_ + 1 < s_.size()) {
-        w += s_.substr(i_, 2);
-        i_ += 2;
-        continue;
-      }
-      w += s_[i_++];
-    }
-    return w;
-  }
-
-  std::string_view s_;
-  std::size_t i_ = 0;
-};
 
 // A parsed sub-expression. `boolean` when it only filters (field terms that do
 // not rank); `field` names the one field it filters on, if there is one.
@@ -313,7 +137,7 @@ class Grammar {
   }
 
   [[noreturn]] void missing_operand(const Lexeme& op, const char* side) {
-    throw QueryError(std::string(describe(op)) + " at column " + std::to_string(op.column) +
+    throw QueryError(std::string(operator_name(op)) + " at column " + std::to_string(op.column) +
                          " has no term " + side + " it",
                      op.column, "put a word or phrase " + std::string(side) + " the operator");
   }
@@ -710,7 +534,7 @@ class Grammar {
 
 Xapian::Query Parser::parse(std::string_view query, std::vector<std::string>* notes,
                             PositionChecks* deferred) const {
-  return Grammar(Lexer(query).run(), analyzer_, context_, notes).parse(deferred);
+  return Grammar(lex(query), analyzer_, context_, notes).parse(deferred);
 }
 
 Xapian::Query Parser::parse_plain(std::string_view text, std::vector<std::string>* notes) const {
