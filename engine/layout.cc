@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <string_view>
 
 #include "abstracts/error.h"
 
@@ -30,12 +31,64 @@ void fsync_path(const fs::path& p, int flags) {
   }
 }
 
-// "glass gen-000002" -> "gen-000002", or "" if the stub cannot be read.
+// The stub as it may be quoted in an error: control characters escaped, long
+// contents cut.
+std::string shown(std::string_view text) {
+  constexpr std::size_t kMaxShown = 80;
+  std::string out = "\"";
+  for (std::size_t i = 0; i < text.size() && i < kMaxShown; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (text.size() > kMaxShown) out += "...";
+  return out + "\"";
+}
+
+// "gen-" and six or more digits: a generation's directory name, and nothing else.
+bool is_generation_name(std::string_view name) {
+  if (!name.starts_with(kGenerationPrefix)) return false;
+  std::string_view digits = name.substr(kGenerationPrefix.size());
+  if (digits.size() < 6 || digits.size() > 12) return false;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+[[noreturn]] void damaged_stub(const fs::path& dir, const std::string& what) {
+  throw CorruptIndex("the index at " + dir.string() + " is damaged: its stub file " + (dir / kStub).string() +
+                         " " + what,
+                     "delete " + dir.string() + " and run `abstracts index` to rebuild it");
+}
+
+// The generation the stub names ("glass gen-000002" -> "gen-000002"), or "" if
+// there is no stub. The stub is followed only to a generation inside `dir`:
+// Xapian's own stub syntax could name any database, another program's included
+// ("remote :PROGRAM"), so anything but this one line is a CorruptIndex error.
 std::string read_stub(const fs::path& dir) {
-  std::ifstream in(dir / kStub);
-  std::string backend, name;
-  if (!(in >> backend >> name) || backend != "glass") return {};
-  return name;
+  constexpr std::size_t kMaxStub = 256;
+  const fs::path stub = dir / kStub;
+  std::error_code ec;
+  if (!fs::exists(stub, ec)) return {};
+  std::ifstream in(stub, std::ios::binary);
+  if (!in) throw Error("cannot read " + stub.string() + ": " + std::strerror(errno));
+  std::string text(kMaxStub + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.empty()) damaged_stub(dir, "is empty");
+  std::string_view line(text);
+  if (line.ends_with('\n')) line.remove_suffix(1);
+  constexpr std::string_view kBackend = "glass ";
+  if (!line.starts_with(kBackend) || !is_generation_name(line.substr(kBackend.size()))) {
+    damaged_stub(dir, "should name the current generation (\"glass gen-NNNNNN\") but holds " + shown(text));
+  }
+  return std::string(line.substr(kBackend.size()));
 }
 
 }  // namespace
@@ -57,6 +110,11 @@ fs::path current_generation(const fs::path& dir) {
   if (name.empty()) {
     throw IndexNotFound("no index at " + dir.string(),
                         "create it with `abstracts index --index " + dir.string() + " [PATH...]`");
+  }
+  // A real directory: a link named like a generation could lead anywhere.
+  std::error_code ec;
+  if (fs::symlink_status(dir / name, ec).type() != fs::file_type::directory) {
+    damaged_stub(dir, "names " + name + ", which is not a directory in it");
   }
   return dir / name;
 }
@@ -94,7 +152,7 @@ void remove_stale(const fs::path& dir) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     std::string name = entry.path().filename().string();
-    bool stale_generation = name.rfind(kGenerationPrefix, 0) == 0 && name != current;
+    bool stale_generation = !current.empty() && name.rfind(kGenerationPrefix, 0) == 0 && name != current;
     if (stale_generation || name.rfind(kTempPrefix, 0) == 0) fs::remove_all(entry.path(), ec);
   }
 }

@@ -26,7 +26,10 @@ bool has_index(const std::filesystem::path& dir);
 // directly: the layout of abstracts before generations.
 void reject_flat_layout(const std::filesystem::path& dir);
 
-// The current generation's directory. Throws IndexNotFound if there is none.
+// The current generation's directory: the one the stub names, which must be a
+// "gen-NNNNNN" directory inside `dir` (the stub is never followed elsewhere).
+// Throws IndexNotFound if there is no stub, CorruptIndex (saying what the stub
+// holds) if it names anything else or a generation that is missing.
 std::filesystem::path current_generation(const std::filesystem::path& dir);
 
 // The directory of the generation after the current one (or the first).
@@ -45,6 +48,7 @@ struct StubVersion {
 StubVersion stub_version(const std::filesystem::path& dir);
 
 // Removes bulk-build leftovers and generations other than the current one.
+// Throws CorruptIndex, removing nothing, if the stub names no generation.
 void remove_stale(const std::filesystem::path& dir);
 
 // A fresh directory for a bulk build's shards, inside `dir`.

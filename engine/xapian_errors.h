@@ -31,6 +31,10 @@ namespace abstracts {
     throw CorruptIndex("cannot read the index at " + where + ": " + e.get_msg(),
                        "delete " + where + " and run `abstracts index` to rebuild it");
   }
+  if (type == "DatabaseModifiedError") {
+    throw Error("the index at " + where + " kept changing under this read (a writer is committing to it)",
+                "try again when the writer has finished");
+  }
   throw Error("index error at " + where + ": " + e.get_description());
 }
 

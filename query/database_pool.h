@@ -4,6 +4,7 @@
 #ifndef ABSTRACTS_QUERY_DATABASE_POOL_H_
 #define ABSTRACTS_QUERY_DATABASE_POOL_H_
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -27,23 +28,39 @@ class DatabasePool {
 
   // Runs `f(Xapian::Database&, const compression::Decompressor&)` with a handle
   // of its own and the decompressor of its stored abstracts, and returns what `f`
-  // returns. Translates Xapian's errors (engine/xapian_errors.h), and retries once
-  // if a writer's commit invalidated the revision being read. Thread-safe.
+  // returns. Translates Xapian's errors (engine/xapian_errors.h). A writer's
+  // commits can discard the revision `f` is reading, or a bulk build the whole
+  // generation: then `f` runs again on the index as it now is, for up to
+  // kRetryFor, which is what Xapian documents for DatabaseModifiedError.
+  // Thread-safe.
   template <class F>
   auto with_db(F&& f) {
     return xapian_try(dir_, [&] {
       Lease db(*this);
-      try {
-        return f(*db, db.stored());
-      } catch (const Xapian::DatabaseModifiedError&) {
-        db->reopen();
-        return f(*db, db.stored());
-      } catch (const Xapian::DatabaseOpeningError&) {
-        db.refresh();  // a bulk build replaced the generation this handle had open
-        return f(*db, db.stored());
+      const auto deadline = std::chrono::steady_clock::now() + kRetryFor;
+      bool reopen_whole = false;
+      while (true) {
+        try {
+          db.catch_up(reopen_whole);
+          return f(*db, db.stored());
+        } catch (const Xapian::DatabaseModifiedError&) {
+          if (std::chrono::steady_clock::now() >= deadline) throw;
+          reopen_whole = false;
+        } catch (const Xapian::DatabaseCorruptError&) {
+          // A block a commit reused can also read as damaged ("Expected block 15
+          // to be level 1"); damage that a newer revision does not explain is real.
+          if (std::chrono::steady_clock::now() >= deadline || !db->reopen()) throw;
+          reopen_whole = false;
+        } catch (const Xapian::DatabaseOpeningError&) {
+          if (std::chrono::steady_clock::now() >= deadline) throw;
+          reopen_whole = true;  // a bulk build replaced the generation this handle had open
+        }
       }
     });
   }
+
+  // How long a call goes on retrying while writers change the index under it.
+  static constexpr std::chrono::seconds kRetryFor{10};
 
  private:
   // A database handle, and the version of the stub it was opened through: a
@@ -55,15 +72,18 @@ class DatabasePool {
     std::unique_ptr<compression::Decompressor> stored;
   };
 
-  // A handle borrowed from the pool for one call, up to date with the index.
+  // A handle borrowed from the pool for one call (none yet if the pool had none
+  // idle), given back when the call is done.
   class Lease {
    public:
     explicit Lease(DatabasePool& pool);
     ~Lease();
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
-    // Opens a fresh handle (the generation it had was removed under it).
-    void refresh() { h_ = pool_.open_handle(); }
+    // Brings the handle up to the index's latest commit: reopens it, or opens a
+    // new one if there is none, if `whole` is set, or if a new generation was
+    // published since it was opened.
+    void catch_up(bool whole);
     Xapian::Database& operator*() { return *h_.db; }
     Xapian::Database* operator->() { return h_.db.get(); }
     const compression::Decompressor& stored() const { return *h_.stored; }
@@ -73,6 +93,9 @@ class DatabasePool {
     Handle h_;
   };
 
+  // Opens a handle on the current generation. A writer that publishes a new
+  // generation meanwhile removes the one the stub named: then the stub has
+  // changed, and the new one is opened.
   Handle open_handle();
 
   std::filesystem::path dir_;
