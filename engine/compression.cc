@@ -39,9 +39,10 @@ struct Compressor::Impl {
 
 Compressor::Compressor(std::string_view dictionary) : impl_(std::make_unique<Impl>()) {
   impl_->context = ZSTD_createCCtx();
-  // The frame needs neither: the dictionary is the index's, the size is bounded.
+  // No dictionary id: the dictionary is the index's. A checksum (4 bytes), which
+  // decompression checks: a damaged abstract is an error, not a garbled hit.
   ZSTD_CCtx_setParameter(impl_->context, ZSTD_c_dictIDFlag, 0);
-  ZSTD_CCtx_setParameter(impl_->context, ZSTD_c_checksumFlag, 0);
+  ZSTD_CCtx_setParameter(impl_->context, ZSTD_c_checksumFlag, 1);
   ZSTD_CCtx_setParameter(impl_->context, ZSTD_c_compressionLevel, kLevel);
   if (dictionary.empty()) return;
   impl_->dictionary = ZSTD_createCDict(dictionary.data(), dictionary.size(), kLevel);

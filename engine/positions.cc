@@ -4,17 +4,25 @@
 #include <cstdint>
 #include <unordered_set>
 
+#include <xxhash.h>
+
 #include "abstracts/error.h"
 
 namespace abstracts::positions {
 namespace {
 
-// Layout: [width][seed] then one entry per word:
+// Layout: [width][seed] then one entry per word, then a checksum:
 //   width 2-4: [hash, `width` bytes little-endian][varint byte count][positions]
 //   width 0:   [varint length][the word][varint byte count][positions]
+//   checksum:  the low 32 bits of XXH3-64 of all that comes before, little-endian
 // Positions: the first, then the differences, as varints.
 constexpr int kFullWord = 0;
 constexpr int kSeedsPerWidth = 64;
+constexpr std::size_t kChecksumBytes = 4;
+
+std::uint32_t checksum(std::string_view payload) {
+  return static_cast<std::uint32_t>(XXH3_64bits(payload.data(), payload.size()));
+}
 
 std::uint32_t hash(std::string_view term, unsigned seed, int width) {
   // FNV-1a, then murmur3's finaliser so every byte of the result mixes all input.
@@ -104,12 +112,22 @@ std::string encode(std::vector<Posting> postings) {
     put_varint(out, static_cast<std::uint32_t>(deltas.size()));
     out += deltas;
   }
+  const std::uint32_t sum = checksum(out);
+  for (std::size_t b = 0; b < kChecksumBytes; ++b) out += static_cast<char>((sum >> (8 * b)) & 0xff);
   return out;
 }
 
 bool find(std::string_view value, std::string_view term, std::vector<Xapian::termpos>& out) {
   out.clear();
-  if (value.size() < 2) return false;
+  // A damaged value (a flipped byte, or none where the abstract has words) must
+  // not pass for positions that are not there.
+  if (value.size() < 2 + kChecksumBytes) corrupt();
+  std::uint32_t sum = 0;
+  for (std::size_t b = 0; b < kChecksumBytes; ++b) {
+    sum |= static_cast<std::uint32_t>(static_cast<unsigned char>(value[value.size() - kChecksumBytes + b])) << (8 * b);
+  }
+  value.remove_suffix(kChecksumBytes);
+  if (checksum(value) != sum) corrupt();
   const int width = static_cast<unsigned char>(value[0]);
   const unsigned seed = static_cast<unsigned char>(value[1]);
   if (width != kFullWord && (width < 2 || width > 4)) corrupt();

@@ -32,7 +32,8 @@ std::string encode(std::vector<Posting> postings);
 
 // Appends the positions of `term` in the abstract whose value is `value`, in
 // increasing order, to `out` (cleared first). False when the value has no entry
-// for its hash. Throws CorruptIndex when the value cannot be read.
+// for its hash. Throws CorruptIndex when the value is damaged (its checksum does
+// not match, or it is missing: callers ask only about abstracts that have words).
 bool find(std::string_view value, std::string_view term, std::vector<Xapian::termpos>& out);
 
 }  // namespace abstracts::positions

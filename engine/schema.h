@@ -17,7 +17,7 @@ namespace abstracts::schema {
 
 // Bumped whenever analysis or layout changes, so an old index is rebuilt
 // instead of silently answering with drifted terms.
-inline constexpr std::string_view kSchemaVersion = "7";
+inline constexpr std::string_view kSchemaVersion = "8";
 inline constexpr std::string_view kSchemaKey = "abstracts:schema";
 // The zstd dictionary the stored abstracts are compressed with (engine/compression.h);
 // absent when the index has none.
