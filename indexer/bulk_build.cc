@@ -5,6 +5,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -18,6 +19,7 @@
 #include "engine/schema.h"
 #include "engine/xapian_errors.h"
 #include "indexer/document.h"
+#include "indexer/file_documents.h"
 #include "indexer/file_state.h"
 #include "indexer/input_files.h"
 #include "indexer/reader.h"
@@ -134,10 +136,10 @@ class ShardWorker {
 };
 
 // The same id more than once (the same text twice, or a repeated "_id"): keep
-// the last one read, as indexing file by file would.
+// the last one read, as indexing file by file would, with the XF term of every
+// file that had it (indexer/file_documents.h).
 void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers, const std::vector<fs::path>& files,
-                       const std::string& dictionary) {
-  const compression::Decompressor stored(dictionary);
+                       const compression::Decompressor& stored) {
   std::unordered_map<std::string, std::size_t> file_order;
   for (std::size_t i = 0; i < files.size(); ++i) file_order.emplace(absolute_path(files[i]), i);
   struct Copy {
@@ -156,11 +158,13 @@ void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers, const
     }
   }
   for (auto& [term, list] : copies) {
+    std::set<std::string> sources;
     for (std::size_t s = 0; s < workers.size(); ++s) {
       auto& db = workers[s]->db();
       for (auto p = db.postlist_begin(term); p != db.postlist_end(term); ++p) {
         Abstract a = schema::stored_abstract(db.get_document(*p), stored);
         list.push_back({s, *p, {file_order[a.source], a.line}});
+        sources.insert(a.source);
       }
     }
     auto last = std::max_element(list.begin(), list.end(),
@@ -168,13 +172,19 @@ void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers, const
     for (auto it = list.begin(); it != list.end(); ++it) {
       if (it != last) workers[it->shard]->db().delete_document(it->docid);
     }
+    if (sources.size() > 1) {
+      auto& db = workers[last->shard]->db();
+      Xapian::Document kept = db.get_document(last->docid);
+      for (const auto& source : sources) kept.add_boolean_term(schema::file_term(source));
+      db.replace_document(last->docid, kept);
+    }
   }
 }
 
 }  // namespace
 
 BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& files, const IndexOptions& options,
-                           const std::function<void(const std::exception&)>& fail) {
+                           const std::function<void(const InputError&)>& fail) {
   const fs::path tmp = layout::make_temp_dir(dir);
   struct Cleanup {
     fs::path path;
@@ -228,6 +238,7 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
   for (const auto& f : files) {
     const std::string abs = absolute_path(f);
     try {
+      require_regular_file(f);
       schema::FileState state = file_state(f);
       state.hash = hash_file(f);
       auto reader = Reader::open(f);
@@ -285,10 +296,11 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
 
   return xapian_try(dir, [&] {
     // A file that failed half-way leaves nothing behind.
+    const compression::Decompressor stored(*dictionary);
     for (auto& w : workers) {
-      for (const auto& abs : failed_files) delete_file_documents(w->db(), abs, {});
+      for (const auto& abs : failed_files) release_file_documents(w->db(), abs, {}, stored);
     }
-    remove_duplicates(workers, files, *dictionary);
+    remove_duplicates(workers, files, stored);
     for (auto& w : workers) w->db().commit();
 
     Xapian::Database shards;

@@ -10,6 +10,7 @@
 
 #include <xapian.h>
 
+#include "abstracts/error.h"
 #include "abstracts/writer.h"
 
 namespace abstracts::indexer {
@@ -32,7 +33,7 @@ struct BuiltGeneration {
 // before it are built and published all the same. Xapian's errors become
 // abstracts::Error (engine/xapian_errors.h).
 BuiltGeneration bulk_build(const std::filesystem::path& dir, const std::vector<std::filesystem::path>& files,
-                           const IndexOptions& options, const std::function<void(const std::exception&)>& fail);
+                           const IndexOptions& options, const std::function<void(const InputError&)>& fail);
 
 }  // namespace abstracts::indexer
 

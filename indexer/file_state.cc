@@ -47,15 +47,4 @@ std::optional<schema::FileState> unchanged(Xapian::WritableDatabase& db, const f
   return before;
 }
 
-std::size_t delete_file_documents(Xapian::WritableDatabase& db, const std::string& abs,
-                                  const std::set<Xapian::docid>& keep) {
-  std::string term = schema::file_term(abs);
-  std::vector<Xapian::docid> doomed;
-  for (auto it = db.postlist_begin(term); it != db.postlist_end(term); ++it) {
-    if (keep.count(*it) == 0) doomed.push_back(*it);
-  }
-  for (auto id : doomed) db.delete_document(id);
-  return doomed.size();
-}
-
 }  // namespace abstracts::indexer

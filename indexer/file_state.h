@@ -1,14 +1,12 @@
-// Per-file state: what the index keeps of each file it was built from, so that
-// indexing the same files again is idempotent. The file's state (size,
-// modification time, content hash, abstract count) is metadata under
-// schema::file_key(); its abstracts carry its XF term (schema::file_term()).
+// Per-file state: what the index keeps of each file it was built from (size,
+// modification time, content hash, abstract count; metadata under
+// schema::file_key()), so that indexing the same files again skips those that
+// have not changed.
 #ifndef ABSTRACTS_INDEXER_FILE_STATE_H_
 #define ABSTRACTS_INDEXER_FILE_STATE_H_
 
-#include <cstddef>
 #include <filesystem>
 #include <optional>
-#include <set>
 #include <string>
 
 #include <xapian.h>
@@ -30,11 +28,6 @@ unsigned long long hash_file(const std::filesystem::path& file);
 // cheap check.
 std::optional<schema::FileState> unchanged(Xapian::WritableDatabase& db, const std::filesystem::path& file,
                                            const std::string& abs, schema::FileState& now);
-
-// Deletes the documents of the file indexed as `abs` whose docids are not in
-// `keep`; returns how many it deleted.
-std::size_t delete_file_documents(Xapian::WritableDatabase& db, const std::string& abs,
-                                  const std::set<Xapian::docid>& keep);
 
 }  // namespace abstracts::indexer
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <system_error>
+#include <utility>
 
 #include "abstracts/error.h"
 
@@ -23,21 +24,55 @@ std::string absolute_path(const fs::path& p) {
   return (ec ? fs::absolute(p) : abs).lexically_normal().string();
 }
 
-std::vector<fs::path> files_below(const fs::path& dir) {
+void require_regular_file(const fs::path& file) {
   std::error_code ec;
-  std::vector<fs::path> files;
-  auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
-  if (ec) throw InputError("cannot read " + dir.string() + ": " + ec.message(), dir.string(), 0);
-  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (ec) break;
-    if (is_hidden(it->path())) {
-      if (it->is_directory()) it.disable_recursion_pending();
-      continue;
-    }
-    if (it->is_regular_file()) files.push_back(it->path());
+  const fs::file_status st = fs::status(file, ec);
+  if (ec) throw InputError("cannot read " + file.string() + ": " + ec.message(), file.string(), 0);
+  if (fs::is_directory(st)) throw InputError(file.string() + ": is a directory", file.string(), 0);
+  if (!fs::is_regular_file(st)) {
+    throw InputError(file.string() + ": not a regular file (a device, FIFO or socket)", file.string(), 0,
+                     "give files of abstracts, or folders of them");
   }
-  std::sort(files.begin(), files.end());
-  return files;
+}
+
+FolderContents files_below(const fs::path& dir, const std::function<void(const InputError&)>& on_error,
+                           const std::function<void(const InputError&)>& on_warning) {
+  FolderContents out;
+  // Folders still to read; a link to a folder is not followed (it could loop).
+  std::vector<fs::path> pending{dir};
+  while (!pending.empty()) {
+    const fs::path folder = std::move(pending.back());
+    pending.pop_back();
+    std::error_code ec;
+    fs::directory_iterator it(folder, ec);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+      const fs::path& p = it->path();
+      if (is_hidden(p)) continue;
+      std::error_code entry_ec;
+      const fs::file_status st = it->status(entry_ec);  // follows a symbolic link
+      if (entry_ec) {
+        if (it->is_symlink(entry_ec)) {
+          on_warning(InputError(p.string() + ": skipped, a symbolic link that loops or leads nowhere",
+                                p.string(), 0));
+        } else {
+          out.unreadable.push_back(p);
+          on_error(InputError("cannot read " + p.string() + ": " + entry_ec.message(), p.string(), 0));
+        }
+      } else if (fs::is_regular_file(st)) {
+        out.files.push_back(p);
+      } else if (fs::is_directory(st) && !it->is_symlink(entry_ec)) {
+        pending.push_back(p);
+      }
+    }
+    if (ec) {
+      if (folder == dir) throw InputError("cannot read " + dir.string() + ": " + ec.message(), dir.string(), 0);
+      out.unreadable.push_back(folder);
+      on_error(InputError("cannot read the folder " + folder.string() + ": " + ec.message(), folder.string(), 0,
+                          "nothing indexed from it was removed; make it readable, or index without it"));
+    }
+  }
+  std::sort(out.files.begin(), out.files.end());
+  return out;
 }
 
 std::uint64_t bytes_of(const std::vector<fs::path>& files) {

@@ -5,8 +5,11 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "abstracts/error.h"
 
 namespace abstracts::indexer {
 
@@ -15,9 +18,27 @@ namespace abstracts::indexer {
 // user spelled it ("dir", "dir/", "./dir").
 std::string absolute_path(const std::filesystem::path& p);
 
-// The regular, non-hidden files below `dir`, in name order; hidden folders are not
-// entered. Throws InputError if `dir` cannot be read.
-std::vector<std::filesystem::path> files_below(const std::filesystem::path& dir);
+// Throws InputError unless `file` is a regular file (symbolic links followed): a
+// device (/dev/zero), a FIFO or a socket could be read forever, or block.
+void require_regular_file(const std::filesystem::path& file);
+
+// What a folder holds for indexing.
+struct FolderContents {
+  // The regular, non-hidden files below the folder, in name order.
+  std::vector<std::filesystem::path> files;
+  // The folders below it that could not be read: what the index has from them
+  // must stay, since nobody can tell whether it is still there.
+  std::vector<std::filesystem::path> unreadable;
+};
+
+// The files below `dir`, recursively; hidden files and folders are left out, and
+// so are devices, FIFOs and sockets. A folder that cannot be read goes to
+// `on_error` (as an InputError naming it) and into `unreadable`; a symbolic link
+// that loops or leads nowhere goes to `on_warning` and is left out. Throws
+// InputError if `dir` itself cannot be read.
+FolderContents files_below(const std::filesystem::path& dir,
+                           const std::function<void(const InputError&)>& on_error,
+                           const std::function<void(const InputError&)>& on_warning);
 
 // The bytes of `files` on disk, for progress.
 std::uint64_t bytes_of(const std::vector<std::filesystem::path>& files);

@@ -1,5 +1,8 @@
 #include "indexer/reader.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cctype>
@@ -8,6 +11,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <utility>
+#include <vector>
 
 #include "abstracts/error.h"
 #include "engine/analysis/unicode_text.h"
@@ -21,13 +25,22 @@ constexpr std::size_t kMaxLineBytes = 1 << 20;
 class LineSource {
  public:
   explicit LineSource(const std::filesystem::path& file) : name_(file.string()) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(file, ec)) {
-      throw InputError(name_ + ": is a directory", name_, 0);
+    // Only a regular file has an end: a device (/dev/zero), FIFO or socket could
+    // be read forever or block. O_NONBLOCK keeps the open of a FIFO from waiting
+    // for a writer; fstat then says what was opened.
+    int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) throw InputError("cannot read " + name_ + ": " + std::strerror(errno), name_, 0);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      throw InputError(name_ + ": " + (S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file"), name_, 0,
+                       "give files of abstracts, or folders of them");
     }
-    // gzopen reads plain files transparently, so one path serves both.
-    gz_ = gzopen(file.c_str(), "rb");
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    // gzdopen reads plain files transparently, so one path serves both.
+    gz_ = gzdopen(fd, "rb");
     if (gz_ == nullptr) {
+      ::close(fd);
       throw InputError("cannot read " + name_ + ": " + std::strerror(errno), name_, 0);
     }
     gzbuffer(gz_, 1 << 17);
@@ -41,36 +54,31 @@ class LineSource {
   // Reads the next line into `line`; false at the end of the file.
   bool next(std::string& line) {
     line.clear();
-    char buf[8192];
     bool any = false;
-    while (gzgets(gz_, buf, sizeof buf) != nullptr) {
+    while (true) {
+      if (pos_ == end_ && !fill()) break;
       any = true;
-      std::size_t n = std::strlen(buf);
-      line.append(buf, n);
+      const char* start = buf_.data() + pos_;
+      const auto* nl = static_cast<const char*>(std::memchr(start, '\n', end_ - pos_));
+      const std::size_t n = nl != nullptr ? static_cast<std::size_t>(nl - start) + 1 : end_ - pos_;
+      line.append(start, n);
+      pos_ += n;
       if (line.size() > kMaxLineBytes) {
         throw InputError(where(number_ + 1) + ": line longer than 1 MiB", name_, number_ + 1,
                          "is this really a file of abstracts?");
       }
-      if (n > 0 && buf[n - 1] == '\n') break;
+      if (nl != nullptr) break;
     }
-    if (!any) {
-      int err = Z_OK;
-      const char* msg = gzerror(gz_, &err);
-      // Z_BUF_ERROR at the end of compressed data: the file was cut short.
-      if (err == Z_BUF_ERROR && gzdirect(gz_) == 0) {
-        throw InputError(name_ + ": compressed data ends too early (after line " +
-                             std::to_string(number_) + ")",
-                         name_, number_ + 1, "the file is truncated; fetch or compress it again");
-      }
-      if (err != Z_OK && err != Z_BUF_ERROR) {
-        throw InputError(name_ + ": cannot read: " + msg, name_, number_ + 1);
-      }
-      return false;
-    }
+    if (!any) return false;
     ++number_;
     if (!line.empty() && line.back() == '\n') line.pop_back();
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (number_ == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
+    // A NUL byte is no text: it would cut the line short wherever text is a C string.
+    if (auto nul = line.find('\0'); nul != std::string::npos) {
+      throw InputError(where(number_) + ": a NUL byte (byte " + std::to_string(nul + 1) + " of the line)", name_,
+                       number_, "is this a binary file, or text in UTF-16? Convert it to UTF-8");
+    }
     if (auto bad = analysis::find_invalid_utf8(line); bad != std::string::npos) {
       throw InputError(where(number_) + ": not valid UTF-8 (byte " + std::to_string(bad + 1) +
                            " of the line)",
@@ -85,8 +93,31 @@ class LineSource {
   std::string where(std::uint32_t line) const { return name_ + ":" + std::to_string(line); }
 
  private:
+  // Reads the next block of (decompressed) bytes; false at the end of the file.
+  bool fill() {
+    const int n = gzread(gz_, buf_.data(), static_cast<unsigned>(buf_.size()));
+    if (n > 0) {
+      pos_ = 0;
+      end_ = static_cast<std::size_t>(n);
+      return true;
+    }
+    int err = Z_OK;
+    const char* msg = gzerror(gz_, &err);
+    // Z_BUF_ERROR at the end of compressed data: the file was cut short.
+    if (err == Z_BUF_ERROR && gzdirect(gz_) == 0) {
+      throw InputError(name_ + ": compressed data ends too early (after line " + std::to_string(number_) + ")",
+                       name_, number_ + 1, "the file is truncated; fetch or compress it again");
+    }
+    if (n < 0 || (err != Z_OK && err != Z_BUF_ERROR)) {
+      throw InputError(name_ + ": cannot read: " + msg, name_, number_ + 1);
+    }
+    return false;
+  }
+
   std::string name_;
   gzFile gz_ = nullptr;
+  std::vector<char> buf_ = std::vector<char>(1 << 16);
+  std::size_t pos_ = 0, end_ = 0;  // the unread bytes of buf_
   std::uint32_t number_ = 0;
 };
 

@@ -1,5 +1,7 @@
 #include "abstracts/writer.h"
 
+#include <algorithm>
+#include <chrono>
 #include <set>
 #include <unordered_set>
 #include <xapian.h>
@@ -12,6 +14,7 @@
 #include "engine/xapian_errors.h"
 #include "indexer/bulk_build.h"
 #include "indexer/document.h"
+#include "indexer/file_documents.h"
 #include "indexer/file_state.h"
 #include "indexer/input_files.h"
 #include "indexer/reader.h"
@@ -19,22 +22,85 @@
 namespace abstracts {
 namespace fs = std::filesystem;
 
+namespace {
+
+// Files indexed one by one are committed together once this long has passed
+// since the last commit, and at the end of the run. Each file is still all or
+// nothing (a transaction of its own), but readers, whom a commit makes read the
+// index again (query/database_pool.h), are not made to for every small file.
+constexpr auto kCommitInterval = std::chrono::milliseconds(500);
+
+// A file with more abstracts than this is not written in one transaction, which
+// Xapian holds in memory until it commits (516 MB for 115k arXiv abstracts), but
+// into a copy of the index, committed every kCopyCommitEvery abstracts, which
+// replaces the index when the file is done (Impl::index_large_file).
+constexpr std::size_t kTransactionAbstracts = 10000;
+constexpr std::size_t kCopyCommitEvery = 500;
+
+}  // namespace
+
 struct Writer::Impl {
   fs::path dir;
   std::unique_ptr<layout::WriterLock> lock;
   Xapian::WritableDatabase db;
   analysis::Analyzer analyzer;
-  std::unique_ptr<compression::Compressor> compressor;  // with db's dictionary
+  // With db's dictionary: to store abstracts, and to read where they came from.
+  std::unique_ptr<compression::Compressor> compressor;
+  std::unique_ptr<compression::Decompressor> stored;
+  std::chrono::steady_clock::time_point last_commit = std::chrono::steady_clock::now();
+  // Files to index again: abstracts they share with a file that let go of them
+  // still name that file as their location (indexer/file_documents.h).
+  std::set<std::string> relocate;
 
   void set_db(Xapian::WritableDatabase opened) {
     db = std::move(opened);
-    compressor = std::make_unique<compression::Compressor>(schema::dictionary_of(db));
+    const std::string dictionary = schema::dictionary_of(db);
+    compressor = std::make_unique<compression::Compressor>(dictionary);
+    stored = std::make_unique<compression::Decompressor>(dictionary);
+  }
+
+  void commit() {
+    db.commit();
+    last_commit = std::chrono::steady_clock::now();
+  }
+
+  void commit_if_due() {
+    if (std::chrono::steady_clock::now() - last_commit >= kCommitInterval) commit();
+  }
+
+  // Takes note of files whose abstracts' locations must be read again, and marks
+  // their state in `to` stale, so that a run that stops before it gets to them
+  // leaves the next run to do it.
+  void mark_for_relocation(Xapian::WritableDatabase& to, const std::set<std::string>& files) {
+    for (const auto& path : files) {
+      to.set_metadata(schema::file_key(path), schema::encode(schema::FileState{}));
+      relocate.insert(path);
+    }
+  }
+
+  // Writes the abstract `a` of the file indexed as `abs` into `to`; returns its docid.
+  Xapian::docid write(Xapian::WritableDatabase& to, const Abstract& a, bool title_in_text, const std::string& abs) {
+    auto doc = indexer::make_document(a, title_in_text, analyzer, *compressor);
+    const std::string id_term = schema::id_term(a.id);
+    indexer::keep_other_files(to, id_term, abs, doc);
+    return to.replace_document(id_term, doc);
+  }
+
+  // The file indexed as `abs` now has the abstracts `kept` (docids, sorted) and
+  // the state `now`: the rest leave it.
+  std::size_t finish_file(Xapian::WritableDatabase& to, const std::string& abs, const std::vector<Xapian::docid>& kept,
+                          const schema::FileState& now) {
+    const indexer::FileRelease released = indexer::release_file_documents(to, abs, kept, *stored);
+    mark_for_relocation(to, released.relocate);
+    to.set_metadata(schema::file_key(abs), schema::encode(now));
+    return released.removed;
   }
 
   // One file into the current database: read and validated whole, then written
-  // in one transaction.
+  // in one transaction, which the next commit makes visible.
   FileReport index_file(const fs::path& file) {
     FileReport report;
+    indexer::require_regular_file(file);
     const std::string abs = indexer::absolute_path(file);
     report.path = abs;
     schema::FileState now;
@@ -47,22 +113,24 @@ struct Writer::Impl {
     auto reader = indexer::Reader::open(file);
     std::vector<std::pair<Abstract, bool>> abstracts;
     while (auto record = reader->next()) {
+      if (abstracts.size() == kTransactionAbstracts) {
+        abstracts = {};
+        reader.reset();
+        return index_large_file(file, abs, now);
+      }
       bool title_in_text = record->title.empty();
       abstracts.emplace_back(indexer::make_abstract(*record, abs, reader->venue(), reader->year()),
                              title_in_text);
     }
     report.skipped = reader->skipped();
 
-    db.begin_transaction();
+    db.begin_transaction(false);
     try {
-      std::set<Xapian::docid> kept;
-      for (const auto& [a, title_in_text] : abstracts) {
-        auto doc = indexer::make_document(a, title_in_text, analyzer, *compressor);
-        kept.insert(db.replace_document(schema::id_term(a.id), doc));
-      }
-      report.removed = indexer::delete_file_documents(db, abs, kept);
+      std::vector<Xapian::docid> kept;
+      for (const auto& [a, title_in_text] : abstracts) kept.push_back(write(db, a, title_in_text, abs));
+      std::sort(kept.begin(), kept.end());
       now.abstracts = abstracts.size();
-      db.set_metadata(schema::file_key(abs), schema::encode(now));
+      report.removed = finish_file(db, abs, kept, now);
       db.commit_transaction();
     } catch (...) {
       db.cancel_transaction();
@@ -72,36 +140,108 @@ struct Writer::Impl {
     return report;
   }
 
-  std::size_t remove_file(const std::string& abs) {
-    db.begin_transaction();
-    std::size_t removed = indexer::delete_file_documents(db, abs, {});
-    db.set_metadata(schema::file_key(abs), "");
-    db.commit_transaction();
-    return removed;
+  // A file too large for a transaction: written into a copy of the current
+  // generation, in batches, and published as the next generation when it is
+  // whole. Readers and a crash see the index with the file or without it; a bad
+  // line leaves the index as it was.
+  FileReport index_large_file(const fs::path& file, const std::string& abs, schema::FileState now) {
+    commit();  // the files before this one go into the copy
+    const fs::path next = layout::next_generation(dir);
+    struct Cleanup {
+      fs::path path;
+      bool keep = false;
+      ~Cleanup() {
+        std::error_code ec;
+        if (!keep) fs::remove_all(path, ec);
+      }
+    } cleanup{next};
+    Xapian::Database(layout::current_generation(dir).string(), Xapian::DB_BACKEND_GLASS)
+        .compact(next.string(), Xapian::DBCOMPACT_NO_RENUMBER);
+    Xapian::WritableDatabase copy(next.string(), Xapian::DB_OPEN | Xapian::DB_BACKEND_GLASS);
+
+    FileReport report;
+    report.path = abs;
+    auto reader = indexer::Reader::open(file);
+    std::vector<Xapian::docid> kept;
+    while (auto record = reader->next()) {
+      Abstract a = indexer::make_abstract(*record, abs, reader->venue(), reader->year());
+      kept.push_back(write(copy, a, record->title.empty(), abs));
+      if (kept.size() % kCopyCommitEvery == 0) copy.commit();
+    }
+    std::sort(kept.begin(), kept.end());
+    report.skipped = reader->skipped();
+    report.abstracts = kept.size();
+    now.abstracts = kept.size();
+    report.removed = finish_file(copy, abs, kept, now);
+    copy.commit();
+    layout::publish(dir, next);
+    cleanup.keep = true;
+    db.close();
+    set_db(std::move(copy));
+    layout::remove_stale(dir);
+    return report;
   }
 
-  // Forgets the files indexed from below `dir` that no longer exist.
-  void remove_vanished(const fs::path& from, const std::unordered_set<std::string>& seen) {
+  // Forgets the file indexed as `abs`: the abstracts no other file has leave the
+  // index. Returns how many did.
+  std::size_t remove_file(const std::string& abs) {
+    db.begin_transaction(false);
+    try {
+      const indexer::FileRelease released = indexer::release_file_documents(db, abs, {}, *stored);
+      mark_for_relocation(db, released.relocate);
+      db.set_metadata(schema::file_key(abs), "");
+      db.commit_transaction();
+      return released.removed;
+    } catch (...) {
+      db.cancel_transaction();
+      throw;
+    }
+  }
+
+  // Forgets the files indexed from below `from` that are gone: not `seen` in it
+  // now, and not on the disk either. What was indexed from an `unreadable`
+  // folder stays: nobody can tell whether it is gone.
+  void remove_vanished(const fs::path& from, const std::unordered_set<std::string>& seen,
+                       const std::vector<fs::path>& unreadable, const IndexOptions& options) {
     std::string prefix = schema::file_key(indexer::absolute_path(from) + "/");
+    std::vector<std::string> unreadable_folders;
+    for (const auto& u : unreadable) unreadable_folders.push_back(indexer::absolute_path(u) + "/");
     std::vector<std::string> gone;
-    std::error_code ec;
     for (auto k = db.metadata_keys_begin(prefix); k != db.metadata_keys_end(prefix); ++k) {
       std::string path = (*k).substr(schema::kFileKeyPrefix.size());
-      if (seen.count(path) == 0 && !fs::exists(path, ec)) gone.push_back(path);
+      if (seen.count(path) != 0 || db.get_metadata(*k).empty()) continue;
+      auto under = [&](const std::string& folder) { return path.starts_with(folder); };
+      if (std::any_of(unreadable_folders.begin(), unreadable_folders.end(), under)) continue;
+      std::error_code ec;
+      if (fs::status(path, ec).type() == fs::file_type::not_found) gone.push_back(path);
     }
-    for (const auto& path : gone) remove_file(path);
+    for (const auto& path : gone) {
+      FileReport report;
+      report.path = path;
+      report.status = FileReport::Status::kRemoved;
+      report.removed = remove_file(path);
+      if (options.on_file) options.on_file(report);
+    }
   }
 
   std::size_t index(const std::vector<fs::path>& paths, const IndexOptions& options) {
     std::size_t failed = 0;
-    auto fail = [&](const std::exception& e) {
+    auto fail = [&](const InputError& e) {
       ++failed;
-      if (!options.on_error) throw;
+      if (!options.on_error) throw e;
       options.on_error(e);
     };
+    auto warn = [&](const InputError& e) {
+      if (options.on_warning) options.on_warning(e);
+    };
     // Expand directories; remember them to forget their vanished files after.
+    struct Folder {
+      fs::path path;
+      std::unordered_set<std::string> seen;
+      std::vector<fs::path> unreadable;
+    };
     std::vector<fs::path> files;
-    std::vector<std::pair<fs::path, std::unordered_set<std::string>>> dirs;
+    std::vector<Folder> folders;
     for (const auto& p : paths) {
       std::error_code ec;
       if (!fs::is_directory(p, ec)) {
@@ -109,11 +249,11 @@ struct Writer::Impl {
         continue;
       }
       try {
-        auto below = indexer::files_below(p);
-        std::unordered_set<std::string> seen;
-        for (const auto& f : below) seen.insert(indexer::absolute_path(f));
-        dirs.emplace_back(p, std::move(seen));
-        files.insert(files.end(), below.begin(), below.end());
+        indexer::FolderContents below = indexer::files_below(p, fail, warn);
+        Folder folder{p, {}, std::move(below.unreadable)};
+        for (const auto& f : below.files) folder.seen.insert(indexer::absolute_path(f));
+        folders.push_back(std::move(folder));
+        files.insert(files.end(), below.files.begin(), below.files.end());
       } catch (const InputError& e) {
         fail(e);
       }
@@ -140,12 +280,29 @@ struct Writer::Impl {
         } catch (const InputError& e) {
           fail(e);
         }
+        commit_if_due();
       }
     }
-    xapian_try(dir, [&] {
-      for (const auto& [d, seen] : dirs) remove_vanished(d, seen);
-    });
+    for (const auto& folder : folders) remove_vanished(folder.path, folder.seen, folder.unreadable, options);
+    relocate_abstracts(options, fail);
+    commit();
     return failed;
+  }
+
+  // Indexes again the files marked for relocation (that are still indexed).
+  template <class Fail>
+  void relocate_abstracts(const IndexOptions& options, Fail& fail) {
+    while (!relocate.empty()) {
+      const std::string path = *relocate.begin();
+      relocate.erase(relocate.begin());
+      if (db.get_metadata(schema::file_key(path)).empty()) continue;  // forgotten since
+      try {
+        FileReport report = index_file(path);
+        if (options.on_file) options.on_file(report);
+      } catch (const InputError& e) {
+        fail(e);
+      }
+    }
   }
 };
 
@@ -182,8 +339,9 @@ Writer Writer::open(const fs::path& dir) {
       created.commit();
       layout::publish(dir, first);
     }
+    const fs::path current = layout::current_generation(dir);  // checks the stub before removing anything
     layout::remove_stale(dir);  // what a crashed bulk build left
-    impl->set_db(Xapian::WritableDatabase(layout::current_generation(dir).string(), Xapian::DB_OPEN));
+    impl->set_db(Xapian::WritableDatabase(current.string(), Xapian::DB_OPEN | Xapian::DB_BACKEND_GLASS));
     schema::require_version(impl->db, dir);
     return Writer(std::move(impl));
   });
@@ -236,11 +394,20 @@ bool Writer::remove(std::string_view id) {
 }
 
 std::size_t Writer::remove_file(const fs::path& file) {
-  return xapian_try(impl_->dir, [&] { return impl_->remove_file(indexer::absolute_path(file)); });
+  return xapian_try(impl_->dir, [&] {
+    const std::size_t removed = impl_->remove_file(indexer::absolute_path(file));
+    // A file that cannot be read again keeps its stale state: the next index run
+    // that reaches it reads it.
+    IndexOptions quiet;
+    auto ignore = [](const InputError&) {};
+    impl_->relocate_abstracts(quiet, ignore);
+    impl_->commit();
+    return removed;
+  });
 }
 
 void Writer::commit() {
-  xapian_try(impl_->dir, [&] { impl_->db.commit(); });
+  xapian_try(impl_->dir, [&] { impl_->commit(); });
 }
 
 }  // namespace abstracts

@@ -17,11 +17,12 @@ namespace abstracts {
 
 // What indexing did with one file.
 struct FileReport {
-  enum class Status { kIndexed, kUnchanged };
+  // kRemoved: the file is gone from a folder being indexed, and the index forgot it.
+  enum class Status { kIndexed, kUnchanged, kRemoved };
   std::filesystem::path path;  // absolute
   Status status = Status::kIndexed;
   std::size_t abstracts = 0;   // abstracts in the file
-  std::size_t removed = 0;     // abstracts dropped from the index (gone from the file)
+  std::size_t removed = 0;     // abstracts dropped from the index (gone from the file, or with it)
   std::size_t skipped = 0;     // records with neither text nor title, left out
 };
 
@@ -34,12 +35,17 @@ struct IndexProgress {
 
 struct IndexOptions {
   // Called on the calling thread after each file is read (a bulk build makes its
-  // abstracts visible at the end, all at once).
+  // abstracts visible at the end, all at once), and for each file forgotten
+  // because it is gone from a folder being indexed (FileReport::kRemoved).
   std::function<void(const FileReport&)> on_file;
   // Called for each file that cannot be indexed (it is skipped and the index keeps
-  // what it had of it). Unset: the first such error is thrown, after the files
-  // before it were indexed.
+  // what it had of it), and each folder that cannot be read (what the index has
+  // from it stays). Unset: the first such error is thrown, after the files before
+  // it were indexed.
   std::function<void(const std::exception&)> on_error;
+  // Called for what is left out without failing the run: a symbolic link in a
+  // folder that loops or leads nowhere.
+  std::function<void(const std::exception&)> on_warning;
   // Called on the calling thread every few thousand abstracts.
   std::function<void(const IndexProgress&)> on_progress;
   // Threads for a bulk build; 0 means one per core.
@@ -51,9 +57,14 @@ struct IndexOptions {
 // fails with IndexLocked.
 //
 // Not thread-safe: use one Writer from one thread at a time (index() uses
-// threads of its own). Changes become visible to readers at commit(); each file
-// indexed commits on its own, so a file is never half-indexed. The destructor
-// commits what is pending.
+// threads of its own). Changes become visible to readers at commit(). index()
+// commits as it goes (at most every half second) and when it returns; each file
+// is written whole or not at all, so readers never see a file half-indexed, and
+// a crash loses at most the files since the last commit. The destructor commits
+// what is pending.
+//
+// An abstract can be in several files (the same text, or the same id): the index
+// keeps one, located in the file indexed last, until no file has it any more.
 class Writer {
  public:
   // Opens (creating if needed) the index in `dir`. Throws IndexLocked if another
