@@ -41,15 +41,19 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
     args->options.expand_acronyms = !args->no_acronyms;
     if (args->no_feedback) args->options.ranking.feedback_min_words = 0;
     Index index = ctx.open_index();
-    SearchResults results = index.search(query, args->options);
-    if (results.corrected) {
-      std::cerr << "abstracts: nothing found for \"" << query << "\"; showing results for \""
-                << results.suggestion << "\"\n";
-    } else if (!results.suggestion.empty()) {
-      std::cerr << "abstracts: did you mean \"" << results.suggestion << "\"?\n";
-    }
-    print_results(results, args->options.explain, args->json, ctx.use_color());
-    status = results.hits.empty() ? 1 : 0;
+    std::string searched = query;
+    auto fetch = [&](const SearchOptions& options, bool first) {
+      SearchResults results = index.search(searched, options);
+      if (first && results.corrected) {
+        std::cerr << "abstracts: nothing found for \"" << escape_controls(query) << "\"; showing results for \""
+                  << escape_controls(results.suggestion) << "\"\n";
+        searched = results.suggestion;  // and so for the pages after this one
+      } else if (first && !results.suggestion.empty()) {
+        std::cerr << "abstracts: did you mean \"" << escape_controls(results.suggestion) << "\"?\n";
+      }
+      return results;
+    };
+    status = print_hits(args->options, args->json, ctx.use_color(), fetch) == 0 ? 1 : 0;
   });
 }
 

@@ -19,11 +19,10 @@ void add_similar_command(CLI::App& app, Context& ctx, int& status) {
   cmd->callback([&ctx, &status, args] {
     Index index = ctx.open_index();
     for (const auto& id : args->ids) {
-      if (!index.get(id)) std::cerr << "abstracts: no abstract with id '" << id << "'\n";
+      if (!index.get(id)) std::cerr << "abstracts: no abstract with id '" << escape_controls(id) << "'\n";
     }
-    SearchResults results = index.similar(args->ids, args->options);
-    print_results(results, args->options.explain, args->json, ctx.use_color());
-    status = results.hits.empty() ? 1 : 0;
+    auto fetch = [&](const SearchOptions& options, bool) { return index.similar(args->ids, options); };
+    status = print_hits(args->options, args->json, ctx.use_color(), fetch) == 0 ? 1 : 0;
   });
 }
 

@@ -102,10 +102,26 @@ Index Context::open_index() const {
 }
 
 void print_error(const std::exception& e) {
-  std::cerr << "error: " << e.what() << '\n';
+  std::cerr << "error: " << escape_controls(e.what()) << '\n';
   if (const auto* ae = dynamic_cast<const Error*>(&e); ae != nullptr && !ae->hint().empty()) {
-    std::cerr << "hint: " << ae->hint() << '\n';
+    std::cerr << "hint: " << escape_controls(ae->hint()) << '\n';
   }
+}
+
+std::string escape_controls(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", u);
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 std::string display_path(const std::string& path) {
@@ -122,13 +138,17 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
   if (inputs.empty()) inputs.push_back(ctx.corpus_dir());
   auto dir = ctx.index_dir();
   Writer writer = Writer::open(dir);
-  std::size_t files = 0, changed = 0, abstracts = 0, removed = 0, skipped = 0, failed = 0;
+  std::size_t files = 0, changed = 0, abstracts = 0, removed = 0, skipped = 0, failed = 0, gone = 0;
   ProgressBar bar(!quiet && isatty(STDERR_FILENO) != 0);
   IndexOptions options;
   options.on_file = [&](const FileReport& r) {
+    removed += r.removed;
+    if (r.status == FileReport::Status::kRemoved) {
+      ++gone;
+      return;
+    }
     ++files;
     abstracts += r.abstracts;
-    removed += r.removed;
     skipped += r.skipped;
     if (r.status == FileReport::Status::kIndexed) ++changed;
   };
@@ -137,14 +157,20 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
     bar.clear();
     print_error(e);
   };
+  options.on_warning = [&](const std::exception& e) {
+    bar.clear();
+    std::cerr << "warning: " << escape_controls(e.what()) << '\n';
+  };
   options.on_progress = [&](const IndexProgress& p) { bar.update(p); };
   writer.index(inputs, options);
   writer.commit();
   bar.clear();
   if (!quiet) {
     std::cerr << "indexed " << files << (files == 1 ? " file" : " files") << " (" << abstracts
-              << " abstracts) into " << dir.string() << ": " << changed << " new or changed, "
-              << files - changed << " unchanged, " << removed << " abstracts removed";
+              << " abstracts) into " << escape_controls(dir.string()) << ": " << changed << " new or changed, "
+              << files - changed << " unchanged, ";
+    if (gone > 0) std::cerr << gone << (gone == 1 ? " file" : " files") << " gone, ";
+    std::cerr << removed << " abstracts removed";
     if (skipped > 0) std::cerr << ", " << skipped << " empty records skipped";
     if (failed > 0) std::cerr << ", " << failed << (failed == 1 ? " file" : " files") << " failed";
     std::cerr << '\n';

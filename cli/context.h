@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include "abstracts/abstracts.h"
 
@@ -37,6 +38,11 @@ void print_error(const std::exception& e);
 
 // `path` relative to the current directory when it lies below it, else as is.
 std::string display_path(const std::string& path);
+
+// `text` with its control characters (ESC, BEL, CR, newlines...) written as
+// \xHH, so that what a file name or an abstract holds cannot move the terminal's
+// cursor or forge a line of the output. For the text output and stderr.
+std::string escape_controls(std::string_view text);
 
 // Indexes the bundled corpus, or `paths`, into the index; prints a summary to
 // stderr unless `quiet`. Returns the number of files that failed.

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <ostream>
@@ -43,13 +44,13 @@ class TextPrinter : public Printer {
     if (printed_) out_ << '\n';
     printed_ = true;
     const Abstract& a = h.abstract;
-    out_ << h.rank << "  " << location(a) << "  id " << paint(kDim, a.id) << "  score "
+    out_ << h.rank << "  " << location(a) << "  id " << paint(kDim, escape_controls(a.id)) << "  score "
          << format_score(h.score) << '\n';
-    out_ << "   " << paint(kBold, a.title) << '\n';
+    out_ << "   " << paint(kBold, escape_controls(a.title)) << '\n';
     if (!h.snippet.text.empty()) out_ << "   " << highlighted(h.snippet) << '\n';
     if (!h.explanation.empty()) {
       out_ << "   " << paint(kDim, "why:");
-      for (const auto& w : h.explanation) out_ << ' ' << w.term << ' ' << format_score(w.weight);
+      for (const auto& w : h.explanation) out_ << ' ' << escape_controls(w.term) << ' ' << format_score(w.weight);
       out_ << '\n';
     }
   }
@@ -57,21 +58,21 @@ class TextPrinter : public Printer {
   void acronym(const AcronymEntry& e) override {
     char count[16];
     std::snprintf(count, sizeof count, "%5llu", static_cast<unsigned long long>(e.count));
-    out_ << count << "  " << paint(kBold, e.short_form) << "  " << e.long_form;
+    out_ << count << "  " << paint(kBold, escape_controls(e.short_form)) << "  " << escape_controls(e.long_form);
     if (!e.used) out_ << paint(kDim, "  (ambiguous: not used)");
     out_ << '\n';
   }
 
   void abstract(const Abstract& a) override {
-    out_ << paint(kBold, a.title) << '\n';
-    out_ << "id " << a.id << "  " << location(a);
-    if (!a.venue.empty()) out_ << "  " << a.venue;
+    out_ << paint(kBold, escape_controls(a.title)) << '\n';
+    out_ << "id " << escape_controls(a.id) << "  " << location(a);
+    if (!a.venue.empty()) out_ << "  " << escape_controls(a.venue);
     if (a.year != 0) out_ << ' ' << a.year;
-    out_ << "\n\n" << a.text << '\n';
+    out_ << "\n\n" << escape_controls(a.text) << '\n';
   }
 
   void stats(const IndexStats& s) override {
-    out_ << "index      " << s.path << '\n'
+    out_ << "index      " << escape_controls(s.path) << '\n'
          << "abstracts  " << s.abstracts << '\n'
          << "files      " << s.files << '\n'
          << "terms      " << s.terms << '\n'
@@ -85,21 +86,22 @@ class TextPrinter : public Printer {
 
   std::string location(const Abstract& a) const {
     if (a.source.empty()) return "-";
-    return paint(kPath, display_path(a.source)) + ":" + paint(kLine, std::to_string(a.line));
+    return paint(kPath, escape_controls(display_path(a.source))) + ":" + paint(kLine, std::to_string(a.line));
   }
 
   std::string highlighted(const Snippet& s) const {
-    if (!color_) return s.text;
+    if (!color_) return escape_controls(s.text);
+    const std::string_view text(s.text);
     std::string out;
     std::size_t at = 0;
     for (const auto& h : s.highlights) {
-      out.append(s.text, at, h.begin - at);
+      out += escape_controls(text.substr(at, h.begin - at));
       out += kMatch;
-      out.append(s.text, h.begin, h.end - h.begin);
+      out += escape_controls(text.substr(h.begin, h.end - h.begin));
       out += kReset;
       at = h.end;
     }
-    out.append(s.text, at, std::string::npos);
+    out += escape_controls(text.substr(at));
     return out;
   }
 
@@ -110,13 +112,26 @@ class TextPrinter : public Printer {
 
 }  // namespace
 
-void print_results(const SearchResults& results, bool explain, bool json, bool color) {
-  if (explain) {
-    std::cerr << "query: " << results.parsed << '\n';
-    for (const auto& e : results.expansions) std::cerr << "  " << e << '\n';
-  }
+std::size_t print_hits(SearchOptions options, bool json, bool color,
+                       const std::function<SearchResults(const SearchOptions&, bool first)>& fetch) {
+  constexpr std::size_t kPage = 1000;
   auto printer = json ? make_json_printer(std::cout) : make_text_printer(std::cout, color);
-  for (const auto& hit : results.hits) printer->hit(hit);
+  const std::size_t wanted = options.limit;
+  std::size_t printed = 0;
+  for (bool first = true; printed < wanted; first = false) {
+    options.limit = std::min(kPage, wanted - printed);
+    const SearchResults page = fetch(options, first);
+    if (first && options.explain) {
+      std::cerr << "query: " << escape_controls(page.parsed) << '\n';
+      for (const auto& e : page.expansions) std::cerr << "  " << escape_controls(e) << '\n';
+    }
+    for (const auto& hit : page.hits) printer->hit(hit);
+    printed += page.hits.size();
+    if (page.hits.size() < options.limit) break;
+    options.offset += page.hits.size();
+    options.correct_spelling = false;
+  }
+  return printed;
 }
 
 std::unique_ptr<Printer> make_text_printer(std::ostream& out, bool color) {
