@@ -52,7 +52,26 @@ TEST(Positions, AnAbstractWithNoWordsHasNoEntries) {
   Positions out{7};
   EXPECT_FALSE(positions::find(positions::encode({}), "model", out));
   EXPECT_TRUE(out.empty());
-  EXPECT_FALSE(positions::find("", "model", out));
+}
+
+// Issue 16: an empty positions value (where the abstract has words) made a phrase
+// search find nothing, silently.
+TEST(Positions, AMissingValueIsACorruptIndex) {
+  Positions out;
+  EXPECT_THROW(positions::find("", "model", out), CorruptIndex);
+}
+
+// Issue 16: any one flipped byte is caught by the checksum.
+TEST(Positions, EveryFlippedByteIsACorruptIndex) {
+  const std::string value = positions::encode({{"sparse", 1}, {"attent", 2}, {"sparse", 9}});
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    for (unsigned char flip : {0x01, 0x80}) {
+      std::string bad = value;
+      bad[i] = static_cast<char>(bad[i] ^ flip);
+      Positions out;
+      EXPECT_THROW(positions::find(bad, "sparse", out), CorruptIndex) << "byte " << i;
+    }
+  }
 }
 
 TEST(Positions, ADamagedValueIsACorruptIndex) {
