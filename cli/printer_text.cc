@@ -114,7 +114,9 @@ class TextPrinter : public Printer {
 
 std::size_t print_hits(SearchOptions options, bool json, bool color,
                        const std::function<SearchResults(const SearchOptions&, bool first)>& fetch) {
-  constexpr std::size_t kPage = 1000;
+  // 5,000 hits hold about 11 MB; smaller pages cost more queries (1,000: --limit
+  // 100000 on 115k abstracts took 9.5 s, 5,000: 6.1 s, one call: 4.5 s and 216 MB).
+  constexpr std::size_t kPage = 5000;
   auto printer = json ? make_json_printer(std::cout) : make_text_printer(std::cout, color);
   const std::size_t wanted = options.limit;
   std::size_t printed = 0;

@@ -31,11 +31,13 @@ namespace {
 constexpr auto kCommitInterval = std::chrono::milliseconds(500);
 
 // A file with more abstracts than this is not written in one transaction, which
-// Xapian holds in memory until it commits (516 MB for 115k arXiv abstracts), but
+// Xapian holds in memory until it commits (505 MB for 115k arXiv abstracts), but
 // into a copy of the index, committed every kCopyCommitEvery abstracts, which
-// replaces the index when the file is done (Impl::index_large_file).
+// replaces the index when the file is done (Impl::index_large_file). Adding
+// 115k arXiv abstracts to an index: batches of 500 took 129 s and 25 MB, of
+// 2,000 101 s and 31 MB (one transaction: 157 s and 505 MB).
 constexpr std::size_t kTransactionAbstracts = 10000;
-constexpr std::size_t kCopyCommitEvery = 500;
+constexpr std::size_t kCopyCommitEvery = 2000;
 
 }  // namespace
 
