@@ -20,28 +20,24 @@ Ranking as_ranking(Xapian::MSet mset) {
   return out;
 }
 
-namespace {
-
-// Adds the distinct words `q` was written with to `out` (count_user_words): of
-// an OP_SYNONYM, its first alternative.
-void add_user_words(const Xapian::Query& q, std::unordered_set<std::string>& out) {
-  if (q.get_type() == Xapian::Query::LEAF_TERM) {
-    if (q.get_terms_begin() == q.get_terms_end()) return;
-    std::string term = *q.get_terms_begin();
-    if (schema::is_title_term(term)) term.erase(0, schema::kTitlePrefix.size());
-    if (schema::is_word_term(term)) out.insert(std::move(term));
-    return;
-  }
-  std::size_t n = q.get_num_subqueries();
-  if (q.get_type() == Xapian::Query::OP_SYNONYM) n = std::min<std::size_t>(n, 1);
-  for (std::size_t i = 0; i < n; ++i) add_user_words(q.get_subquery(i), out);
-}
-
-}  // namespace
-
-std::size_t count_user_words(const Xapian::Query& q) {
+std::size_t count_user_words(const Xapian::Query& query) {
   std::unordered_set<std::string> words;
-  add_user_words(q, words);
+  // A walk with a stack of its own: however deep the query, it needs no more of the thread's.
+  std::vector<Xapian::Query> todo{query};
+  while (!todo.empty()) {
+    const Xapian::Query q = std::move(todo.back());
+    todo.pop_back();
+    if (q.get_type() == Xapian::Query::LEAF_TERM) {
+      if (q.get_terms_begin() == q.get_terms_end()) continue;
+      std::string term = *q.get_terms_begin();
+      if (schema::is_title_term(term)) term.erase(0, schema::kTitlePrefix.size());
+      if (schema::is_word_term(term)) words.insert(std::move(term));
+      continue;
+    }
+    std::size_t n = q.get_num_subqueries();
+    if (q.get_type() == Xapian::Query::OP_SYNONYM) n = std::min<std::size_t>(n, 1);  // the word as written
+    for (std::size_t i = 0; i < n; ++i) todo.push_back(q.get_subquery(i));
+  }
   return words.size();
 }
 
