@@ -4,15 +4,24 @@
 #include <unordered_set>
 
 #include "engine/schema.h"
+#include "query/deadline.h"
 #include "query/feedback.h"
 #include "query/proximity.h"
 #include "query/stopwords.h"
 
 namespace abstracts::query {
 
-Xapian::BM25Weight bm25(const RankingOptions& r) {
-  return Xapian::BM25Weight(r.k1, 0, 1, r.b, 0.5);
+Bm25::Bm25(double k1, double b, const Deadline* deadline)
+    : Xapian::BM25Weight(k1, 0, 1, b, 0.5), k1_(k1), b_(b), deadline_(deadline) {}
+
+double Bm25::get_sumpart(Xapian::termcount wdf, Xapian::termcount doclen, Xapian::termcount uniqterms) const {
+  if (deadline_ != nullptr) deadline_->tick();
+  return Xapian::BM25Weight::get_sumpart(wdf, doclen, uniqterms);
 }
+
+Bm25* Bm25::clone() const { return new Bm25(k1_, b_, deadline_); }
+
+Bm25 bm25(const RankingOptions& r, const Deadline* deadline) { return Bm25(r.k1, r.b, deadline); }
 
 Ranking as_ranking(Xapian::MSet mset) {
   Ranking out{std::move(mset), {}};
@@ -69,7 +78,7 @@ Ranking best_hits(const Xapian::Database& db, const Xapian::Enquire& enquire, co
 
 Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
                    const Xapian::MatchDecider* checks, std::vector<std::string>* notes,
-                   FeedbackWeights* feedback) {
+                   FeedbackWeights* feedback, const Deadline* deadline) {
   if (plain && r.plain_text_stopwords) {
     // A plain-text query is a flat OR of its terms: rebuild it without function words.
     std::vector<Xapian::Query> kept;
@@ -91,9 +100,10 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
   if (user_words < r.feedback_min_words) return query;
   Xapian::Enquire first(db);
   first.set_query(query);
-  first.set_weighting_scheme(bm25(r));
+  first.set_weighting_scheme(bm25(r, deadline));
   const Ranking first_pass = best_hits(db, first, query, user_words, r, 0, r.feedback_docs, checks);
-  return with_feedback(db, query, first_pass.hits, words.size(), plain, r, notes, feedback);
+  if (deadline != nullptr) deadline->check();
+  return with_feedback(db, query, first_pass.hits, words.size(), plain, r, notes, feedback, deadline);
 }
 
 }  // namespace abstracts::query
