@@ -274,9 +274,9 @@ const std::string kOrXorChain = "graph" + times(" OR graph XOR graph", 17);
 const std::string kTooManyWords = times("graph ", 1001);  // word 1001 at column 6001
 const std::string kTooManyInOneWord = times("1b", 501);   // one word of 1002 terms
 const std::string kTooManyInAGroup = times("x NEAR ", 1000) + "x";
-const std::string kTooManyPhrases = times("\"graph neural\" ", 101);  // phrase 101 at column 1501
-const std::string kTooManyGroups = times("x NEAR/1 y ", 101);         // group 101 at column 1101
-const std::string kTooManyHyphenated = times("text-only ", 101);      // word 101 at column 1001
+const std::string kTooManyPhrases = times("\"graph neural\" ", 51);  // phrase 51 at column 751
+const std::string kTooManyGroups = times("x NEAR/1 y ", 51);         // group 51 at column 551
+const std::string kTooManyHyphenated = times("text-only ", 51);      // word 51 at column 501
 
 const ErrorCase kIssue16Errors[] = {
     {kTooLong.c_str(), 10001, "10001 bytes long, more than the 10000 a query may have"},
@@ -289,9 +289,9 @@ const ErrorCase kIssue16Errors[] = {
     {kTooManyWords.c_str(), 6001, "more than 1000 terms once expanded, reached at column 6001"},
     {kTooManyInOneWord.c_str(), 1, "more than 1000 terms"},
     {kTooManyInAGroup.c_str(), 1, "more than 1000 terms"},
-    {kTooManyPhrases.c_str(), 1501, "more than 100 phrases and NEAR or ADJ groups, reached at column 1501"},
-    {kTooManyGroups.c_str(), 1101, "more than 100 phrases"},
-    {kTooManyHyphenated.c_str(), 1001, "more than 100 phrases"},
+    {kTooManyPhrases.c_str(), 751, "more than 50 phrases and NEAR or ADJ groups, reached at column 751"},
+    {kTooManyGroups.c_str(), 551, "more than 50 phrases"},
+    {kTooManyHyphenated.c_str(), 501, "more than 50 phrases"},
 };
 INSTANTIATE_TEST_SUITE_P(Issue16Limits, ParserError, ::testing::ValuesIn(kIssue16Errors));
 
