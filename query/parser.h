@@ -36,7 +36,7 @@ struct ParserContext {
   std::size_t max_terms = 1000;
   // More position checks than this: quoted phrases, hyphenated words, NEAR and
   // ADJ groups, acronyms that also match a long form. Each reads the positions
-  // of every abstract that has its words (of the commonest words, ~20 ms on
+  // of every abstract that has its words (of the commonest words, ~15 ms on
   // 20,000 arXiv abstracts), so they cost the most.
   std::size_t max_position_checks = 50;
   // Parentheses inside parentheses, or operators applied to operators' results
