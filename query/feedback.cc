@@ -73,7 +73,8 @@ std::vector<std::pair<std::string, double>> relevance_model(Xapian::Database& db
 
 Xapian::Query with_feedback(Xapian::Database& db, const Xapian::Query& query, const std::vector<Ranked>& top,
                             std::size_t words, bool plain, const RankingOptions& r,
-                            std::vector<std::string>* notes, FeedbackWeights* feedback) {
+                            std::vector<std::string>* notes, FeedbackWeights* feedback,
+                            const Deadline* deadline) {
   if (top.empty()) return query;
   std::vector<Xapian::Query> top_ids;
   const auto best = relevance_model(db, top, r.feedback_terms, top_ids);
@@ -101,7 +102,7 @@ Xapian::Query with_feedback(Xapian::Database& db, const Xapian::Query& query, co
   Xapian::Enquire extra(db);
   extra.set_query(Xapian::Query(Xapian::Query::OP_FILTER, expansion,
                                 Xapian::Query(Xapian::Query::OP_OR, top_ids.begin(), top_ids.end())));
-  extra.set_weighting_scheme(bm25(r));
+  extra.set_weighting_scheme(bm25(r, deadline));
   const Xapian::MSet expanded = extra.get_mset(0, top.size());
   std::unordered_map<Xapian::docid, double> expansion_score;
   for (auto it = expanded.begin(); it != expanded.end(); ++it) expansion_score[*it] = it.get_weight();

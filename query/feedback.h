@@ -20,10 +20,12 @@ namespace abstracts::query {
 // share a part of. Plain text ORs them in (more matches); the query language
 // ANDs them in as AND_MAYBE (the same matches, ranked by them too). The added
 // words' weights go to `feedback`, and one "feedback: ..." line to `notes`, if
-// given. Returns `query` itself when `top` suggests nothing.
+// given. Returns `query` itself when `top` suggests nothing. Keeps to `deadline`
+// if given.
 Xapian::Query with_feedback(Xapian::Database& db, const Xapian::Query& query, const std::vector<Ranked>& top,
                             std::size_t words, bool plain, const RankingOptions& r,
-                            std::vector<std::string>* notes, FeedbackWeights* feedback);
+                            std::vector<std::string>* notes, FeedbackWeights* feedback,
+                            const Deadline* deadline = nullptr);
 
 }  // namespace abstracts::query
 

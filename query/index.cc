@@ -9,6 +9,7 @@
 #include "engine/schema.h"
 #include "query/acronym_table.h"
 #include "query/database_pool.h"
+#include "query/deadline.h"
 #include "query/hits.h"
 #include "query/parser.h"
 #include "query/positional.h"
@@ -43,9 +44,11 @@ SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOp
 
 SearchResults Index::search(std::string_view text, const SearchOptions& options) const {
   const auto& analyzer = thread_analyzer();
+  const query::Deadline deadline(options.time_limit);
   return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
     query::ParserContext context;
     context.db = &db;
+    context.deadline = &deadline;
     query::AcronymLookup acronyms(db, analyzer);
     if (options.expand_acronyms) context.acronyms = &acronyms;
     query::Parser parser(analyzer, context);
@@ -63,11 +66,12 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       Run r;
       query::PositionChecks checks(db);  // the phrases every hit needs, checked on the best candidates only
       r.asked = plain ? parser.parse_plain(q, keep) : parser.parse(q, keep, &checks);
+      deadline.check();
       const Xapian::MatchDecider* decider = checks.empty() ? nullptr : &checks;
-      r.query = query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback);
+      r.query = query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback, &deadline);
       Xapian::Enquire enquire(db);
       enquire.set_query(r.query);
-      enquire.set_weighting_scheme(query::bm25(options.ranking));
+      enquire.set_weighting_scheme(query::bm25(options.ranking, &deadline));
       r.ranking = query::best_hits(db, enquire, r.asked, query::count_user_words(r.asked), options.ranking,
                                    options.offset, options.limit, decider);
       if (keep != nullptr && r.ranking.rescored) {

@@ -1,5 +1,6 @@
 #include "query/lexer.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <utility>
@@ -59,12 +60,18 @@ class Lexer {
   }
 
  private:
-  std::size_t column(std::size_t byte) const {
-    std::size_t col = 1;
-    for (std::size_t k = 0; k < byte && k < s_.size(); ++k) {
-      if ((static_cast<unsigned char>(s_[k]) & 0xC0) != 0x80) ++col;
+  // The 1-based column (in characters) of byte `byte`. Asked in increasing
+  // order, so counting on from the last answer keeps lexing linear.
+  std::size_t column(std::size_t byte) {
+    byte = std::min(byte, s_.size());
+    if (byte < counted_) {
+      counted_ = 0;
+      counted_column_ = 1;
     }
-    return col;
+    for (; counted_ < byte; ++counted_) {
+      if ((static_cast<unsigned char>(s_[counted_]) & 0xC0) != 0x80) ++counted_column_;
+    }
+    return counted_column_;
   }
 
   Lexeme classify(std::string w, std::size_t col) {
@@ -153,6 +160,7 @@ class Lexer {
 
   std::string_view s_;
   std::size_t i_ = 0;
+  std::size_t counted_ = 0, counted_column_ = 1;  // column(): the byte counted to, and its column
 };
 
 }  // namespace

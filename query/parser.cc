@@ -4,6 +4,7 @@
 #include <charconv>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "abstracts/abstract.h"
@@ -29,6 +30,9 @@ struct Expr {
   std::string field;
   // Position checks `q` cannot match without (PositionChecks may defer them).
   std::vector<PositionCheckRef> required;
+  // How deep `q` nests the operators the grammar combined it with (0 for a word,
+  // phrase, group or field, whose own few levels are fixed): ParserContext::max_depth.
+  std::size_t depth = 0;
 };
 
 // The expression of a words_query() or synonym_query(): it cannot match without
@@ -48,6 +52,72 @@ Xapian::Query combine(Xapian::Query::op op, const std::vector<Xapian::Query>& pa
   if (nonempty.size() == 1) return nonempty[0];
   return Xapian::Query(op, nonempty.begin(), nonempty.end());
 }
+
+// combine() of the expressions' queries, one level deeper than the deepest
+// (none deeper for one alone). Only the query and its depth: the caller decides
+// what the result filters and needs.
+Expr combine(Xapian::Query::op op, const std::vector<Expr>& parts) {
+  std::vector<Xapian::Query> queries;
+  std::size_t depth = 0;
+  for (const auto& p : parts) {
+    if (p.q.empty()) continue;
+    queries.push_back(p.q);
+    depth = std::max(depth, p.depth);
+  }
+  Expr out(combine(op, queries));
+  out.depth = queries.size() > 1 ? depth + 1 : depth;
+  return out;
+}
+
+// `op` of two non-empty expressions, as combine() does it.
+Expr combine(Xapian::Query::op op, const Expr& a, const Expr& b) {
+  Expr out(Xapian::Query(op, a.q, b.q));
+  out.depth = std::max(a.depth, b.depth) + 1;
+  return out;
+}
+
+// The field two expressions share, or "".
+std::string same_field(const Expr& a, const Expr& b) { return a.field == b.field ? a.field : ""; }
+
+// The operands of one operator (the clauses a query ORs, the words an AND
+// needs, ...), in the order written. An operand written again is not run again:
+// it counts once more, weighed as often as written (Xapian's OP_SCALE_WEIGHT),
+// as the OR or AND of its copies would weigh it. So "LLM LLM ... LLM" costs one
+// operand, not one per copy.
+class Operands {
+ public:
+  // Adds `e` (not empty). False if it repeats an operand, which then counts once more.
+  bool add(Expr e) {
+    auto [at, added] = index_.try_emplace(e.q.get_description(), exprs_.size());
+    if (!added) {
+      ++times_[at->second];
+      return false;
+    }
+    exprs_.push_back(std::move(e));
+    times_.push_back(1);
+    return true;
+  }
+
+  bool empty() const { return exprs_.empty(); }
+  std::size_t size() const { return exprs_.size(); }
+
+  // Each operand once: for exclusions and filters, which weigh nothing.
+  const std::vector<Expr>& once() const { return exprs_; }
+
+  // Each operand weighed as often as it was written.
+  std::vector<Expr> weighed() const {
+    std::vector<Expr> out = exprs_;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      if (times_[i] > 1) out[i].q = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, out[i].q, times_[i]);
+    }
+    return out;
+  }
+
+ private:
+  std::vector<Expr> exprs_;
+  std::vector<unsigned> times_;
+  std::unordered_map<std::string, std::size_t> index_;  // Xapian's description -> exprs_
+};
 
 // The words of a phrase, one after another. Stop words are not in the index, so
 // they become gaps: "state of the art" finds state and art up to two words apart,
@@ -81,7 +151,11 @@ class Grammar {
  public:
   Grammar(std::vector<Lexeme> lexemes, const analysis::Analyzer& analyzer, const ParserContext& ctx,
           std::vector<std::string>* notes)
-      : lx_(std::move(lexemes)), analyzer_(analyzer), ctx_(ctx), notes_(notes) {}
+      : lx_(std::move(lexemes)),
+        analyzer_(analyzer),
+        ctx_(ctx),
+        notes_(notes),
+        values_(position_values(ctx.deadline)) {}
 
   Xapian::Query parse(PositionChecks* deferred) {
     if (peek().kind == Kind::kEnd) throw QueryError("empty query", 1, "give at least one word to search for");
@@ -108,6 +182,11 @@ class Grammar {
       }
     }
     if (parts.empty()) no_searchable_words();
+    if (parts.size() > ctx_.max_terms) {
+      throw QueryError("the text has " + std::to_string(parts.size()) + " words to search for, more than the " +
+                           std::to_string(ctx_.max_terms) + " a query may have",
+                       1, "search for the words that matter most");
+    }
     return combine(Xapian::Query::OP_OR, parts);
   }
 
@@ -142,6 +221,39 @@ class Grammar {
                      op.column, "put a word or phrase " + std::string(side) + " the operator");
   }
 
+  // Counts `n` more terms of the query, for the operand at `at`.
+  void count_terms(std::size_t n, const Lexeme& at) {
+    terms_ += n;
+    if (terms_ <= ctx_.max_terms) return;
+    throw QueryError("the query has more than " + std::to_string(ctx_.max_terms) +
+                         " terms once expanded, reached at column " + std::to_string(at.column),
+                     at.column,
+                     "search for fewer words: each word of a phrase counts, an acronym its long forms' "
+                     "words too, and a wildcard every word it matches");
+  }
+
+  // Counts `e`'s position check, if it has one, for the operand at `at`.
+  Expr count_check(Expr e, const Lexeme& at) {
+    if (e.required.empty() || ++checks_ <= ctx_.max_position_checks) return e;
+    throw QueryError("the query has more than " + std::to_string(ctx_.max_position_checks) +
+                         " phrases and NEAR or ADJ groups, reached at column " + std::to_string(at.column),
+                     at.column,
+                     "use fewer: each quoted phrase, hyphenated word, NEAR or ADJ group, and acronym that "
+                     "also matches its long form checks where words are, abstract by abstract");
+  }
+
+  [[noreturn]] void too_deep(const Lexeme& at) const {
+    throw QueryError("the query nests more than " + std::to_string(ctx_.max_depth) + " levels deep at column " +
+                         std::to_string(at.column),
+                     at.column,
+                     "use fewer parentheses inside one another; a run of one operator (a AND b AND c) is one level");
+  }
+
+  // Throws if `e` nests deeper than the limit, `at` being where it went past it.
+  void check_depth(const Expr& e, const Lexeme& at) const {
+    if (e.depth > ctx_.max_depth) too_deep(at);
+  }
+
   static bool starts_operand(Kind k) {
     return k == Kind::kWord || k == Kind::kPhrase || k == Kind::kOpen || k == Kind::kField;
   }
@@ -149,8 +261,9 @@ class Grammar {
   // query := clause+ ; the default operator between clauses is OR, with '+'
   // clauses required, '-'/NOT clauses excluded and filter clauses restricting.
   Expr sequence() {
-    std::vector<Xapian::Query> must, should, must_not;
-    std::map<std::string, std::vector<Xapian::Query>> filters;
+    const std::size_t start = pos_;
+    Operands must, should, must_not;
+    std::map<std::string, Operands> filters;
     std::vector<PositionCheckRef> required_checks, should_checks;
     while (peek().kind != Kind::kEnd && peek().kind != Kind::kClose) {
       const Lexeme& first = peek();
@@ -167,66 +280,120 @@ class Grammar {
       Expr e = or_expr();
       if (e.q.empty()) continue;
       if (modifier == Kind::kMinus || modifier == Kind::kNot) {
-        must_not.push_back(e.q);
+        must_not.add(std::move(e));
       } else if (e.boolean) {
-        filters[e.field].push_back(e.q);
+        filters[e.field].add(std::move(e));
       } else {
-        (modifier == Kind::kPlus ? must : should).push_back(e.q);
         auto& checks = modifier == Kind::kPlus ? required_checks : should_checks;
-        checks.insert(checks.end(), e.required.begin(), e.required.end());
+        const std::vector<PositionCheckRef> needs = e.required;
+        if ((modifier == Kind::kPlus ? must : should).add(std::move(e))) {
+          checks.insert(checks.end(), needs.begin(), needs.end());
+        }
       }
     }
     // An optional clause is required only when it is the one positive clause.
     if (must.empty() && should.size() == 1) required_checks = should_checks;
-    Xapian::Query positive;
-    Xapian::Query required = combine(Xapian::Query::OP_AND, must);
-    Xapian::Query optional = combine(Xapian::Query::OP_OR, should);
-    if (!required.empty() && !optional.empty()) {
-      positive = Xapian::Query(Xapian::Query::OP_AND_MAYBE, required, optional);
+    Expr positive;
+    Expr required = combine(Xapian::Query::OP_AND, must.weighed());
+    Expr optional = combine(Xapian::Query::OP_OR, should.weighed());
+    if (!required.q.empty() && !optional.q.empty()) {
+      positive = combine(Xapian::Query::OP_AND_MAYBE, required, optional);
     } else {
-      positive = required.empty() ? optional : required;
+      positive = required.q.empty() ? optional : required;
     }
-    Expr out;
+    bool only_filters = false;
     if (!filters.empty()) {
       // Filters on one field are alternatives; filters on different fields all apply.
-      std::vector<Xapian::Query> per_field;
-      for (const auto& [field, qs] : filters) per_field.push_back(combine(Xapian::Query::OP_OR, qs));
-      Xapian::Query filter = combine(Xapian::Query::OP_AND, per_field);
-      if (positive.empty()) {
-        out.boolean = true;
-        out.field = filters.size() == 1 ? filters.begin()->first : "";
+      std::vector<Expr> per_field;
+      for (const auto& [field, es] : filters) per_field.push_back(combine(Xapian::Query::OP_OR, es.once()));
+      Expr filter = combine(Xapian::Query::OP_AND, per_field);
+      if (positive.q.empty()) {
+        only_filters = true;
         positive = filter;
       } else {
-        positive = Xapian::Query(Xapian::Query::OP_FILTER, positive, filter);
+        positive = combine(Xapian::Query::OP_FILTER, positive, filter);
       }
     }
-    Xapian::Query excluded = combine(Xapian::Query::OP_OR, must_not);
-    if (!excluded.empty()) {
+    Expr excluded = combine(Xapian::Query::OP_OR, must_not.once());
+    if (!excluded.q.empty()) {
       // Only exclusions ("-survey"): everything but them, as in Google and notmuch.
-      if (positive.empty()) positive = Xapian::Query::MatchAll;
-      positive = Xapian::Query(Xapian::Query::OP_AND_NOT, positive, excluded);
+      if (positive.q.empty()) positive = Expr(Xapian::Query::MatchAll);
+      positive = combine(Xapian::Query::OP_AND_NOT, positive, excluded);
     }
-    out.q = positive;
+    Expr out(positive.q);
+    out.depth = positive.depth;
+    if (only_filters) {
+      out.boolean = true;
+      out.field = filters.size() == 1 ? filters.begin()->first : "";
+    }
     out.required = required_checks;
+    check_depth(out, lx_[start]);
     return out;
   }
 
+  // or_expr := and_expr (('OR' | 'XOR') and_expr)*, left to right. A run of ORs
+  // is one flat OR, as Xapian would print it, built once the run ends.
   Expr or_expr() {
     Expr left = and_expr();
+    Operands run;  // while not empty, the operands of the OR that left stands for
+    auto end_run = [&] {
+      if (run.empty()) return;
+      left.q = combine(Xapian::Query::OP_OR, run.weighed()).q;
+      run = Operands();
+    };
     while (peek().kind == Kind::kOr || peek().kind == Kind::kXor) {
       const Lexeme& op = take();
       if (!starts_operand(peek().kind)) missing_operand(op, "after");
       Expr right = and_expr();
-      auto xop = op.kind == Kind::kOr ? Xapian::Query::OP_OR : Xapian::Query::OP_XOR;
-      left = merge(xop, left, right);
+      if (right.q.empty()) continue;
+      if (left.q.empty()) {
+        left = std::move(right);
+        continue;
+      }
+      if (op.kind == Kind::kOr) {
+        if (run.empty()) {
+          // An OR of ranked operands goes on; anything else is the run's first operand.
+          if (left.q.get_type() == Xapian::Query::OP_OR && !left.boolean) {
+            for (std::size_t i = 0; i < left.q.get_num_subqueries(); ++i) run.add(Expr(left.q.get_subquery(i)));
+          } else {
+            run.add(Expr(left.q));
+            left.depth += 1;
+          }
+        }
+        left.depth = std::max(left.depth, right.depth + 1);
+        left.boolean = left.boolean && right.boolean;  // the result filters only if both did
+        left.field = same_field(left, right);
+        left.required.clear();
+        run.add(std::move(right));
+      } else {
+        end_run();
+        Expr both = combine(Xapian::Query::OP_XOR, left, right);
+        both.boolean = left.boolean && right.boolean;
+        both.field = same_field(left, right);
+        left = std::move(both);
+      }
+      check_depth(left, op);
     }
+    end_run();
     return left;
   }
 
+  // and_expr := near_expr (('AND' | 'NOT' | 'AND NOT') near_expr)*, built flat
+  // however long: the AND of the operands, AND_NOT the OR of the excluded ones.
+  // That is what the left-to-right reading means ((a NOT b) AND c is
+  // (a AND c) NOT b), and AND_NOT weighs its left side only.
   Expr and_expr() {
-    Expr left = near_expr();
+    Operands operands, excluded;
+    std::vector<PositionCheckRef> required;  // all operands must match
+    auto add = [&](Expr e) {
+      const std::vector<PositionCheckRef> needs = e.required;
+      if (operands.add(std::move(e))) required.insert(required.end(), needs.begin(), needs.end());
+    };
+    if (Expr first = near_expr(); !first.q.empty()) add(std::move(first));
+    const Lexeme* last_op = nullptr;
     while (peek().kind == Kind::kAnd || peek().kind == Kind::kNot) {
       const Lexeme& op = take();
+      last_op = &op;
       bool negate = op.kind == Kind::kNot;
       if (op.kind == Kind::kAnd && peek().kind == Kind::kNot) {
         take();
@@ -236,35 +403,35 @@ class Grammar {
       Expr right = near_expr();
       if (right.q.empty()) continue;
       if (!negate) {
-        left = merge(Xapian::Query::OP_AND, left, right);
-      } else if (left.q.empty()) {
-        left.q = Xapian::Query(Xapian::Query::OP_AND_NOT, Xapian::Query::MatchAll, right.q);
+        add(std::move(right));
       } else {
-        left.q = Xapian::Query(Xapian::Query::OP_AND_NOT, left.q, right.q);
+        // Nothing to exclude from yet ("the NOT b"): exclude from everything.
+        if (operands.empty()) add(Expr(Xapian::Query::MatchAll));
+        excluded.add(std::move(right));
       }
     }
-    return left;
+    if (last_op == nullptr) return operands.empty() ? Expr() : operands.once()[0];
+    Expr out = combine(Xapian::Query::OP_AND, operands.weighed());
+    if (!operands.empty()) {
+      out.boolean = true;
+      out.field = operands.once()[0].field;
+      for (const auto& e : operands.once()) {
+        out.boolean = out.boolean && e.boolean;  // filters only if every operand does
+        out.field = same_field(out, e);
+      }
+      out.required = std::move(required);
+    }
+    if (!excluded.empty()) out = excluding(std::move(out), combine(Xapian::Query::OP_OR, excluded.once()));
+    check_depth(out, *last_op);
+    return out;
   }
 
-  // Combines two operands; the result filters only if both did.
-  static Expr merge(Xapian::Query::op op, const Expr& a, const Expr& b) {
-    if (a.q.empty()) return b;
-    if (b.q.empty()) return a;
-    // A chain of ORs stays one flat OR, as Xapian would print it.
-    Xapian::Query q;
-    if (op == Xapian::Query::OP_OR && a.q.get_type() == Xapian::Query::OP_OR && !a.boolean) {
-      std::vector<Xapian::Query> parts;
-      for (std::size_t i = 0; i < a.q.get_num_subqueries(); ++i) parts.push_back(a.q.get_subquery(i));
-      parts.push_back(b.q);
-      q = Xapian::Query(op, parts.begin(), parts.end());
-    } else {
-      q = Xapian::Query(op, a.q, b.q);
-    }
-    Expr out(q, a.boolean && b.boolean, a.field == b.field ? a.field : "");
-    if (op == Xapian::Query::OP_AND) {  // both sides must match
-      out.required = a.required;
-      out.required.insert(out.required.end(), b.required.begin(), b.required.end());
-    }
+  // `e` AND_NOT `excluded`: what `e` filters and needs stays.
+  static Expr excluding(Expr e, const Expr& excluded) {
+    Expr out = combine(Xapian::Query::OP_AND_NOT, e, excluded);
+    out.boolean = e.boolean;
+    out.field = std::move(e.field);
+    out.required = std::move(e.required);
     return out;
   }
 
@@ -287,11 +454,13 @@ class Grammar {
       if (!starts_operand(peek().kind)) missing_operand(op, "after");
       terms.push_back(single_term(take()));
     }
+    count_terms(terms.size(), lx_[start]);
     // Xapian's window spans the words themselves: n positions apart means a
     // window of n + (words - 1).
     auto order = kind == Kind::kNear ? WordOrder::kAny : WordOrder::kAsWritten;
-    return positional_expr(
-        words_query({order, terms, static_cast<Xapian::termcount>(distance + terms.size() - 1)}));
+    return count_check(positional_expr(words_query(
+                           {order, terms, static_cast<Xapian::termcount>(distance + terms.size() - 1)}, values_)),
+                       lx_[start]);
   }
 
   // ": the index sees qwen 3": why text the user wrote as one word is several
@@ -326,7 +495,11 @@ class Grammar {
           throw QueryError("empty parentheses at column " + std::to_string(lx.column), lx.column,
                            "put words inside, or remove them");
         }
+        // The grammar recurses once per '(': bounded, so no input exhausts the stack.
+        if (open_groups_ == ctx_.max_depth) too_deep(lx);
+        ++open_groups_;
         Expr inner = sequence();
+        --open_groups_;
         if (peek().kind != Kind::kClose) {
           throw QueryError("unbalanced '(' at column " + std::to_string(lx.column) + ": missing ')'",
                            lx.column, "add the closing ')'");
@@ -336,9 +509,9 @@ class Grammar {
       }
       case Kind::kWord:
         if (lx.text.size() > 1 && lx.text.back() == '*') return Expr(wildcard(lx, ""));
-        return words(lx.text);
+        return words(lx);
       case Kind::kPhrase:
-        return words(lx.text);
+        return words(lx);
       case Kind::kField:
         return field(lx);
       case Kind::kClose:
@@ -351,7 +524,8 @@ class Grammar {
 
   // A word or phrase as typed: cleaned like abstract text, analysed, and expanded
   // with learned acronyms. Several terms make a phrase ("text-only").
-  Expr words(const std::string& typed) {
+  Expr words(const Lexeme& lx) {
+    const std::string& typed = lx.text;
     auto tokens = analyzer_.tokenize(display_text(typed));
     if (tokens.empty()) return Expr();
     std::vector<std::string> terms;
@@ -366,9 +540,12 @@ class Grammar {
     if (!base.terms.empty()) alternatives.push_back(base);
     add_acronym_spellings(typed, terms, alternatives);
     if (alternatives.empty()) return Expr();
-    if (alternatives.size() == 1) return positional_expr(words_query(alternatives[0]));
+    std::size_t n = 0;
+    for (const auto& a : alternatives) n += a.terms.size();
+    count_terms(n, lx);
+    if (alternatives.size() == 1) return count_check(positional_expr(words_query(alternatives[0], values_)), lx);
     // One concept, several spellings: rank them as one term.
-    return positional_expr(synonym_query(alternatives));
+    return count_check(positional_expr(synonym_query(alternatives, values_)), lx);
   }
 
   // Adds the other spellings of what was typed as `terms` that the learned
@@ -426,6 +603,7 @@ class Grammar {
     }
     prefix = term_prefix + prefix;
     if (ctx_.db == nullptr) {
+      count_terms(1, lx);  // expanded by Xapian, up to max_wildcard_terms
       return Xapian::Query(Xapian::Query::OP_WILDCARD, prefix,
                            static_cast<Xapian::termcount>(ctx_.max_wildcard_terms),
                            Xapian::Query::WILDCARD_LIMIT_ERROR, Xapian::Query::OP_SYNONYM);
@@ -449,6 +627,7 @@ class Grammar {
                          lx.column, "make the prefix longer");
       }
     }
+    count_terms(std::max<std::size_t>(terms.size(), 1), lx);
     note("wildcard: " + lx.text + " -> " + (terms.empty() ? std::string("no words") : join(terms, ", ")));
     // No expansion: the prefix itself is no term of the index, so it matches nothing.
     if (terms.empty()) return Xapian::Query(prefix);
@@ -468,8 +647,10 @@ class Grammar {
           parts.emplace_back(std::string(schema::kTitlePrefix) + t);
         }
       }
+      count_terms(parts.size(), lx);
       return Expr(combine(Xapian::Query::OP_AND, parts));
     }
+    count_terms(1, lx);
     Expr e;
     e.boolean = true;
     e.field = f;
@@ -528,16 +709,36 @@ class Grammar {
   const ParserContext& ctx_;
   std::vector<std::string>* notes_;
   std::vector<std::string> stop_words_;  // of the query, each once
+  PositionValuesRef values_;             // shared by the query's position checks
+  std::size_t terms_ = 0;                // counted so far (ParserContext::max_terms)
+  std::size_t checks_ = 0;               // position checks so far (::max_position_checks)
+  std::size_t open_groups_ = 0;          // '(' the parser is inside
 };
+
+// Throws QueryError if `text` is longer than the context allows, at the column
+// of the first character past the limit.
+void check_length(std::string_view text, const ParserContext& ctx) {
+  if (text.size() <= ctx.max_query_bytes) return;
+  std::size_t column = 1;
+  for (std::size_t i = 0; i < ctx.max_query_bytes; ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++column;
+  }
+  throw QueryError("the query is " + std::to_string(text.size()) + " bytes long, more than the " +
+                       std::to_string(ctx.max_query_bytes) + " a query may have (column " +
+                       std::to_string(column) + " is past the limit)",
+                   column, "search for the words that matter most");
+}
 
 }  // namespace
 
 Xapian::Query Parser::parse(std::string_view query, std::vector<std::string>* notes,
                             PositionChecks* deferred) const {
+  check_length(query, context_);
   return Grammar(lex(query), analyzer_, context_, notes).parse(deferred);
 }
 
 Xapian::Query Parser::parse_plain(std::string_view text, std::vector<std::string>* notes) const {
+  check_length(text, context_);
   return Grammar({}, analyzer_, context_, notes).plain(text);
 }
 

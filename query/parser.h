@@ -15,6 +15,7 @@
 namespace abstracts::query {
 
 class AcronymSource;
+class Deadline;
 
 // What the parser may consult besides the analyzer.
 struct ParserContext {
@@ -25,6 +26,26 @@ struct ParserContext {
   const AcronymSource* acronyms = nullptr;
   // A wildcard matching more words than this is an error, not a silent cut.
   std::size_t max_wildcard_terms = 200;
+  // The bounds of a query (docs/query-language.md, "Limits"); past one, the
+  // query is an error. No question comes near them: the longest of the test
+  // collections' (a CACM one) is 531 bytes and 79 words.
+  // Query text longer than this many bytes.
+  std::size_t max_query_bytes = 10000;
+  // More terms than this once expanded: every word of a phrase or NEAR group,
+  // an acronym's long forms, a wildcard's words, each field value.
+  std::size_t max_terms = 1000;
+  // More position checks than this: quoted phrases, hyphenated words, NEAR and
+  // ADJ groups, acronyms that also match a long form. Each reads the positions
+  // of every abstract that has its words (of the commonest words, ~15 ms on
+  // 20,000 arXiv abstracts), so they cost the most.
+  std::size_t max_position_checks = 50;
+  // Parentheses inside parentheses, or operators applied to operators' results
+  // ("a AND b AND c" is one level), deeper than this. It bounds the parser's
+  // recursion and Xapian's over the query it builds.
+  std::size_t max_depth = 32;
+  // The search's time limit, which the position checks of phrases and proximity
+  // groups keep to; none if null. Must outlive the query.
+  const Deadline* deadline = nullptr;
 };
 
 // Grammar (docs/query-language.md has the user's version):
@@ -43,8 +64,10 @@ struct ParserContext {
 //
 // Throws QueryError with the 1-based column for an empty query, unbalanced
 // parentheses or quotes, an operator with a missing operand, an unknown field,
-// a bad year, a NEAR/ADJ operand that is not one word, and a wildcard that
-// matches too many words.
+// a bad year, a NEAR/ADJ operand that is not one word, a wildcard that matches
+// too many words, and a query past one of the ParserContext's bounds (too long,
+// too many terms, nested too deep). Parsing takes time linear in the query's
+// length (the wildcards' and acronyms' index lookups aside).
 class Parser {
  public:
   explicit Parser(const analysis::Analyzer& analyzer, ParserContext context = {})
@@ -58,7 +81,8 @@ class Parser {
                       PositionChecks* deferred = nullptr) const;
 
   // Natural-language text, with no syntax: every term of `text` combined with
-  // the default operator. Throws QueryError if `text` has no searchable words.
+  // the default operator. Throws QueryError if `text` has no searchable words,
+  // or is past max_query_bytes or max_terms.
   Xapian::Query parse_plain(std::string_view text, std::vector<std::string>* notes = nullptr) const;
 
  private:

@@ -1,14 +1,18 @@
 #include "query/positional.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
-#include <regex>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include "engine/positions.h"
 #include "engine/schema.h"
+#include "query/deadline.h"
 
 namespace abstracts::query {
 namespace {
@@ -66,22 +70,66 @@ std::string describe_words(const Words& words) {
 
 }  // namespace
 
+class PositionValues {
+ public:
+  explicit PositionValues(const Deadline* deadline) : deadline_(deadline) {}
+
+  const Deadline* deadline() const { return deadline_; }
+
+  // The value of abstract `did` if a check read it lately, else null.
+  const std::string* find(Xapian::docid did) const {
+    auto at = where_.find(did);
+    return at == where_.end() ? nullptr : &kept_[at->second].second;
+  }
+
+  // Keeps `value`, the value of abstract `did`, in place of the oldest kept
+  // once there are kKept, and returns it. Valid until the next keep().
+  const std::string& keep(Xapian::docid did, std::string value) {
+    std::size_t slot = kept_.size();
+    if (slot < kKept) {
+      kept_.emplace_back(did, std::move(value));
+    } else {
+      slot = oldest_;
+      oldest_ = (oldest_ + 1) % kKept;
+      where_.erase(kept_[slot].first);
+      kept_[slot] = {did, std::move(value)};
+    }
+    where_[did] = slot;
+    return kept_[slot].second;
+  }
+
+ private:
+  // The checks of a query ask about nearby abstracts (its posting lists move
+  // through the index together), a few at a time.
+  static constexpr std::size_t kKept = 64;
+
+  const Deadline* deadline_;
+  std::vector<std::pair<Xapian::docid, std::string>> kept_;
+  std::unordered_map<Xapian::docid, std::size_t> where_;  // into kept_
+  std::size_t oldest_ = 0;
+};
+
+PositionValuesRef position_values(const Deadline* deadline) { return std::make_shared<PositionValues>(deadline); }
+
 // The spellings of one phrase, group or synonym, prepared for checking.
 class PositionCheck {
  public:
-  explicit PositionCheck(std::vector<Words> spellings) : spellings_(std::move(spellings)) {
+  PositionCheck(std::vector<Words> spellings, PositionValuesRef values)
+      : spellings_(std::move(spellings)), values_(values != nullptr ? std::move(values) : position_values(nullptr)) {
+    std::unordered_map<std::string, std::size_t> index;  // of words_
     for (const auto& s : spellings_) {
       Spelling prepared;
       std::map<std::string, unsigned> count;
       for (const auto& t : s.terms) ++count[t];
+      std::unordered_map<std::string_view, std::size_t> slot;  // of the spelling's distinct terms
       for (const auto& [term, n] : count) {
-        prepared.words.push_back(index_of(term));
+        auto [at, added] = index.try_emplace(term, words_.size());
+        if (added) words_.push_back(term);
+        slot.emplace(term, prepared.words.size());
+        prepared.words.push_back(at->second);
         prepared.need.push_back(n);
       }
-      for (const auto& t : s.terms) {
-        auto at = std::find(prepared.words.begin(), prepared.words.end(), index_of(t));
-        prepared.slot_of.push_back(static_cast<std::size_t>(at - prepared.words.begin()));
-      }
+      for (const auto& t : s.terms) prepared.slot_of.push_back(slot.at(t));
       prepared_.push_back(std::move(prepared));
     }
   }
@@ -97,6 +145,7 @@ class PositionCheck {
   // words: a hash is unique among the abstract's own words. (For an abstract
   // without them all, a stranger's positions may be found.)
   bool holds(std::size_t i, std::string_view value) const {
+    if (values_->deadline() != nullptr) values_->deadline()->tick();
     const Spelling& s = prepared_[i];
     const Words& spelling = spellings_[i];
     if (spelling.terms.size() == 1) return true;
@@ -127,6 +176,9 @@ class PositionCheck {
     return out;
   }
 
+  // The values this and the query's other checks read lately.
+  PositionValues& values() const { return *values_; }
+
   // Set once a PositionChecks checks this after ranking.
   bool deferred = false;
 
@@ -137,16 +189,10 @@ class PositionCheck {
     std::vector<std::size_t> slot_of;  // each term's place in `words`, in query order
   };
 
-  std::size_t index_of(const std::string& term) {
-    auto at = std::find(words_.begin(), words_.end(), term);
-    if (at != words_.end()) return static_cast<std::size_t>(at - words_.begin());
-    words_.push_back(term);
-    return words_.size() - 1;
-  }
-
   std::vector<Words> spellings_;
   std::vector<std::string> words_;
   std::vector<Spelling> prepared_;
+  PositionValuesRef values_;
 };
 
 namespace {
@@ -209,8 +255,7 @@ class PositionFilter : public Xapian::PostingSource {
   // one of the spellings, deferred or not. For PositionChecks.
   bool verify(Xapian::docid did) {
     const std::size_t n = check_->spellings().size();
-    std::string value;
-    bool have_value = false;
+    const std::string* value = nullptr;
     for (std::size_t i = 0; i < n; ++i) {
       // The query's match rules out an abstract without a lone phrase's words;
       // alternatives must make sure the abstract has this one's words.
@@ -220,11 +265,8 @@ class PositionFilter : public Xapian::PostingSource {
         if (!all) continue;
       }
       if (check_->spellings()[i].terms.size() == 1) return true;
-      if (!have_value) {
-        value = value_of(did);
-        have_value = true;
-      }
-      if (check_->holds(i, value)) return true;
+      if (value == nullptr) value = &value_of(did);
+      if (check_->holds(i, *value)) return true;
     }
     return false;
   }
@@ -270,13 +312,15 @@ class PositionFilter : public Xapian::PostingSource {
     }
   }
 
-  // The positions value of `did`, or empty.
-  std::string value_of(Xapian::docid did) {
+  // The positions value of `did` (empty if none), as the query's checks
+  // read it lately or this one reads it now. Valid until the next value_of().
+  const std::string& value_of(Xapian::docid did) {
+    if (const std::string* kept = check_->values().find(did)) return *kept;
     rewind_for(did);
-    if (values_ == Xapian::ValueIterator()) return {};
-    values_.skip_to(did);
-    if (values_ == Xapian::ValueIterator() || values_.get_docid() != did) return {};
-    return *values_;
+    std::string value;
+    if (values_ != Xapian::ValueIterator()) values_.skip_to(did);
+    if (values_ != Xapian::ValueIterator() && values_.get_docid() == did) value = *values_;
+    return check_->values().keep(did, std::move(value));
   }
 
   // Deferred, the filter passes every abstract it is asked about (each has the
@@ -294,10 +338,27 @@ class PositionFilter : public Xapian::PostingSource {
   bool at_end_ = false;
 };
 
-// What ranks `words`: its term, or the AND of its terms.
+// What ranks `words` as a spelling of a synonym: its term, or the AND of its terms.
 Xapian::Query ranking_query(const Words& words) {
   if (words.terms.size() == 1) return Xapian::Query(words.terms[0]);
   return Xapian::Query(Xapian::Query::OP_AND, words.terms.begin(), words.terms.end());
+}
+
+// What ranks `words` alone: ranking_query(), but a term written n times is one
+// term at n times its weight, as the AND of its n copies weighs it, read once:
+// "model model model ..." costs one posting list, not one per copy.
+Xapian::Query ranking_query_once(const Words& words) {
+  std::vector<std::string> distinct;
+  std::unordered_map<std::string, unsigned> times;
+  for (const auto& t : words.terms) {
+    if (times[t]++ == 0) distinct.push_back(t);
+  }
+  if (distinct.size() == words.terms.size()) return ranking_query(words);
+  std::vector<Xapian::Query> parts;
+  for (const auto& t : distinct) {
+    parts.push_back(times[t] == 1 ? Xapian::Query(t) : Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, Xapian::Query(t), times[t]));
+  }
+  return parts.size() == 1 ? parts[0] : Xapian::Query(Xapian::Query::OP_AND, parts.begin(), parts.end());
 }
 
 bool positional(const Words& words) { return words.terms.size() > 1; }
@@ -309,20 +370,20 @@ Xapian::Query filtered(const Xapian::Query& ranking, const PositionCheckRef& che
 
 }  // namespace
 
-PositionalQuery words_query(const Words& words) {
+PositionalQuery words_query(const Words& words, const PositionValuesRef& values) {
   if (!positional(words)) return {ranking_query(words), nullptr};
-  auto check = std::make_shared<PositionCheck>(std::vector<Words>{words});
-  return {filtered(ranking_query(words), check), check};
+  auto check = std::make_shared<PositionCheck>(std::vector<Words>{words}, values);
+  return {filtered(ranking_query_once(words), check), check};
 }
 
-PositionalQuery synonym_query(const std::vector<Words>& spellings) {
+PositionalQuery synonym_query(const std::vector<Words>& spellings, const PositionValuesRef& values) {
   std::vector<Xapian::Query> parts;
   for (const auto& s : spellings) parts.push_back(ranking_query(s));
   Xapian::Query synonym(Xapian::Query::OP_SYNONYM, parts.begin(), parts.end());
   if (std::none_of(spellings.begin(), spellings.end(), positional)) return {synonym, nullptr};
   // Positions are checked outside the synonym: Xapian cannot estimate a filtered
   // alternative's frequency inside one.
-  auto check = std::make_shared<PositionCheck>(spellings);
+  auto check = std::make_shared<PositionCheck>(spellings, values);
   return {filtered(synonym, check), check};
 }
 
@@ -345,36 +406,54 @@ bool PositionChecks::operator()(const Xapian::Document& doc) const {
 }
 
 std::string describe(const Xapian::Query& query) {
-  // "(<ranking> FILTER PostingSource(<d>))" becomes "(<d>)".
-  static const std::string kFilter = " FILTER PostingSource(";
-  std::string out = query.get_description();
-  for (std::size_t at; (at = out.find(kFilter)) != std::string::npos;) {
-    int depth = 0;
-    std::size_t open = at;
-    while (open > 0) {
-      const char c = out[--open];
-      if (c == ')') ++depth;
-      if (c == '(' && depth-- == 0) break;
+  static constexpr std::string_view kFilter = " FILTER PostingSource(";
+  const std::string in = query.get_description();
+  // "(<ranking> FILTER PostingSource(<d>))" becomes "(<d>)", in one pass: `open`
+  // holds where in `out` each '(' not yet closed is.
+  std::string out;
+  out.reserve(in.size());
+  std::vector<std::size_t> open;
+  for (std::size_t i = 0; i < in.size();) {
+    if (!open.empty() && in.compare(i, kFilter.size(), kFilter) == 0) {
+      const std::size_t begin = i + kFilter.size();
+      std::size_t close = begin;  // the ')' of PostingSource(
+      for (int depth = 1; close < in.size(); ++close) {
+        if (in[close] == '(') ++depth;
+        if (in[close] == ')' && --depth == 0) break;
+      }
+      out.resize(open.back());
+      open.pop_back();
+      out += '(';
+      out.append(in, begin, close - begin);
+      out += ')';
+      i = close + 2;  // past that ')' and the group's own
+      continue;
     }
-    std::size_t close = at + kFilter.size();
-    for (depth = 1; close < out.size() && depth > 0; ++close) {
-      if (out[close] == '(') ++depth;
-      if (out[close] == ')') --depth;
-    }
-    const std::string inner = out.substr(at + kFilter.size(), close - 1 - (at + kFilter.size()));
-    out.replace(open, close + 1 - open, "(" + inner + ")");
+    if (in[i] == '(') open.push_back(out.size());
+    if (in[i] == ')' && !open.empty()) open.pop_back();
+    out += in[i++];
   }
-  // "0.14282837364287723214 * x" (a weight scale) becomes "0.143 * x".
-  static const std::regex kScale(R"((\d+\.\d+)( \* ))");
+  // "0.14282837364287723214 * x" (a weight scale) becomes "0.143 * x": each
+  // " * " after digits, a point and digits.
+  static constexpr std::string_view kTimes = " * ";
+  auto digit = [&](std::size_t k) { return std::isdigit(static_cast<unsigned char>(out[k])) != 0; };
   std::string rounded;
-  std::size_t last = 0;
-  for (std::sregex_iterator m(out.begin(), out.end(), kScale), end; m != end; ++m) {
+  std::size_t last = 0;   // copied to `rounded` up to here
+  std::size_t floor = 0;  // the number cannot begin before here (the previous " * ")
+  for (std::size_t at = out.find(kTimes); at != std::string::npos; at = out.find(kTimes, at + 1)) {
+    const std::size_t from = floor;
+    floor = at + kTimes.size();
+    std::size_t fraction = at;
+    while (fraction > from && digit(fraction - 1)) --fraction;
+    if (fraction == at || fraction == from || out[fraction - 1] != '.') continue;
+    std::size_t start = fraction - 1;
+    while (start > from && digit(start - 1)) --start;
+    if (start == fraction - 1) continue;
     char number[32];
-    std::snprintf(number, sizeof number, "%.3g", std::stod(m->str(1)));
-    rounded.append(out, last, static_cast<std::size_t>(m->position(0)) - last);
+    std::snprintf(number, sizeof number, "%.3g", std::strtod(out.substr(start, at - start).c_str(), nullptr));
+    rounded.append(out, last, start - last);
     rounded += number;
-    rounded += m->str(2);
-    last = static_cast<std::size_t>(m->position(0) + m->length(0));
+    last = at;
   }
   rounded.append(out, last, std::string::npos);
   return rounded;

@@ -35,12 +35,24 @@ struct PositionalQuery {
   PositionCheckRef check;
 };
 
-// The abstracts with `words`, ranked like the AND of its terms.
-PositionalQuery words_query(const Words& words);
+class Deadline;
+
+// What the position checks of one query share: the search's deadline, which
+// they tick for each abstract they read (null: none; else it must outlive the
+// query), and the positions values they read lately, so that the checks of
+// many phrases read an abstract's value once between them, not once each. The
+// query must run on one database.
+class PositionValues;
+using PositionValuesRef = std::shared_ptr<PositionValues>;
+PositionValuesRef position_values(const Deadline* deadline);
+
+// The abstracts with `words`, ranked like the AND of its terms (a word it
+// repeats weighs as often). Its check shares `values` (its own if null).
+PositionalQuery words_query(const Words& words, const PositionValuesRef& values = nullptr);
 
 // The abstracts with any of `spellings`, ranked as one term (Xapian's OP_SYNONYM):
-// an acronym and its long forms.
-PositionalQuery synonym_query(const std::vector<Words>& spellings);
+// an acronym and its long forms. `values` as for words_query().
+PositionalQuery synonym_query(const std::vector<Words>& spellings, const PositionValuesRef& values = nullptr);
 
 // Position checks done after ranking. A query must match for its abstract to be
 // a hit; when it cannot match without a phrase (the phrase is ANDed, or the
@@ -71,6 +83,7 @@ class PositionChecks : public Xapian::MatchDecider {
 // Xapian's description of `query`, with each positional filter shown as the
 // operator it stands for: "(agent NEAR 3 mice)", not the AND and filter that
 // run it, and weight scales to three digits ("0.143 * web", not Xapian's 20).
+// Linear in the description's length.
 std::string describe(const Xapian::Query& query);
 
 }  // namespace abstracts::query

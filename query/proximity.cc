@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <unordered_map>
 #include <utility>
 
 #include "engine/positions.h"
@@ -14,42 +15,53 @@ namespace {
 // A word of the query: its alternatives, each the terms that must all be found.
 using Spellings = std::vector<std::vector<std::string>>;
 
-void collect_words(const Xapian::Query& q, std::set<Spellings>& seen, std::vector<Spellings>& out) {
+// The words of `query` in the order written, each once. A walk with a stack of
+// its own: however deep the query, it needs no more of the thread's.
+std::vector<Spellings> collect_words(const Xapian::Query& query) {
+  std::set<Spellings> seen;
+  std::vector<Spellings> out;
   auto add = [&](Spellings word) {
     if (!word.empty() && seen.insert(word).second) out.push_back(std::move(word));
   };
-  switch (q.get_type()) {
-    case Xapian::Query::LEAF_TERM:
-      if (auto terms = schema::word_terms(q); !terms.empty()) add({terms});
-      return;
-    case Xapian::Query::OP_SYNONYM: {
-      Spellings word;
-      for (std::size_t i = 0; i < q.get_num_subqueries(); ++i) {
-        if (auto terms = schema::word_terms(q.get_subquery(i)); !terms.empty()) word.push_back(std::move(terms));
+  std::vector<Xapian::Query> todo{query};  // the next one to visit at the back
+  while (!todo.empty()) {
+    const Xapian::Query q = std::move(todo.back());
+    todo.pop_back();
+    std::size_t visit = q.get_num_subqueries();
+    switch (q.get_type()) {
+      case Xapian::Query::LEAF_TERM:
+        if (auto terms = schema::word_terms(q); !terms.empty()) add({terms});
+        continue;
+      case Xapian::Query::OP_SYNONYM: {
+        Spellings word;
+        for (std::size_t i = 0; i < q.get_num_subqueries(); ++i) {
+          if (auto terms = schema::word_terms(q.get_subquery(i)); !terms.empty()) word.push_back(std::move(terms));
+        }
+        add(std::move(word));
+        continue;
       }
-      add(std::move(word));
-      return;
+      case Xapian::Query::OP_AND_NOT:  // what follows NOT is not asked for
+        visit = std::min<std::size_t>(visit, 1);
+        break;
+      default:
+        break;
     }
-    case Xapian::Query::OP_AND_NOT:  // what follows NOT is not asked for
-      if (q.get_num_subqueries() > 0) collect_words(q.get_subquery(0), seen, out);
-      return;
-    default:
-      for (std::size_t i = 0; i < q.get_num_subqueries(); ++i) collect_words(q.get_subquery(i), seen, out);
+    for (std::size_t i = visit; i-- > 0;) todo.push_back(q.get_subquery(i));
   }
+  return out;
 }
 
 }  // namespace
 
 Proximity::Proximity(const Xapian::Database& db, const Xapian::Query& query, unsigned window)
     : db_(db), window_(window) {
-  std::set<Spellings> seen;
-  std::vector<Spellings> words;
-  collect_words(query, seen, words);
+  const std::vector<Spellings> words = collect_words(query);
   const double n = db.get_doccount();
   auto idf = [&](const std::string& term) {
     const double df = db.get_termfreq(term);
     return df <= 0 ? 0.0 : std::max(0.0, std::log((n - df + 0.5) / (df + 0.5)));
   };
+  std::unordered_map<std::string, std::size_t> index;  // of terms_
   for (const auto& spellings : words) {
     Word word;
     for (const auto& term : spellings.front()) word.weight = std::max(word.weight, idf(term));
@@ -57,9 +69,9 @@ Proximity::Proximity(const Xapian::Database& db, const Xapian::Query& query, uns
     for (const auto& alternative : spellings) {
       std::vector<std::size_t> indexes;
       for (const auto& term : alternative) {
-        auto at = std::find(terms_.begin(), terms_.end(), term);
-        indexes.push_back(static_cast<std::size_t>(at - terms_.begin()));
-        if (at == terms_.end()) terms_.push_back(term);
+        auto [at, added] = index.try_emplace(term, terms_.size());
+        if (added) terms_.push_back(term);
+        indexes.push_back(at->second);
       }
       word.alternatives.push_back(std::move(indexes));
     }

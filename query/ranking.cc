@@ -4,15 +4,24 @@
 #include <unordered_set>
 
 #include "engine/schema.h"
+#include "query/deadline.h"
 #include "query/feedback.h"
 #include "query/proximity.h"
 #include "query/stopwords.h"
 
 namespace abstracts::query {
 
-Xapian::BM25Weight bm25(const RankingOptions& r) {
-  return Xapian::BM25Weight(r.k1, 0, 1, r.b, 0.5);
+Bm25::Bm25(double k1, double b, const Deadline* deadline)
+    : Xapian::BM25Weight(k1, 0, 1, b, 0.5), k1_(k1), b_(b), deadline_(deadline) {}
+
+double Bm25::get_sumpart(Xapian::termcount wdf, Xapian::termcount doclen, Xapian::termcount uniqterms) const {
+  if (deadline_ != nullptr) deadline_->tick();
+  return Xapian::BM25Weight::get_sumpart(wdf, doclen, uniqterms);
 }
+
+Bm25* Bm25::clone() const { return new Bm25(k1_, b_, deadline_); }
+
+Bm25 bm25(const RankingOptions& r, const Deadline* deadline) { return Bm25(r.k1, r.b, deadline); }
 
 Ranking as_ranking(Xapian::MSet mset) {
   Ranking out{std::move(mset), {}};
@@ -20,28 +29,24 @@ Ranking as_ranking(Xapian::MSet mset) {
   return out;
 }
 
-namespace {
-
-// Adds the distinct words `q` was written with to `out` (count_user_words): of
-// an OP_SYNONYM, its first alternative.
-void add_user_words(const Xapian::Query& q, std::unordered_set<std::string>& out) {
-  if (q.get_type() == Xapian::Query::LEAF_TERM) {
-    if (q.get_terms_begin() == q.get_terms_end()) return;
-    std::string term = *q.get_terms_begin();
-    if (schema::is_title_term(term)) term.erase(0, schema::kTitlePrefix.size());
-    if (schema::is_word_term(term)) out.insert(std::move(term));
-    return;
-  }
-  std::size_t n = q.get_num_subqueries();
-  if (q.get_type() == Xapian::Query::OP_SYNONYM) n = std::min<std::size_t>(n, 1);
-  for (std::size_t i = 0; i < n; ++i) add_user_words(q.get_subquery(i), out);
-}
-
-}  // namespace
-
-std::size_t count_user_words(const Xapian::Query& q) {
+std::size_t count_user_words(const Xapian::Query& query) {
   std::unordered_set<std::string> words;
-  add_user_words(q, words);
+  // A walk with a stack of its own: however deep the query, it needs no more of the thread's.
+  std::vector<Xapian::Query> todo{query};
+  while (!todo.empty()) {
+    const Xapian::Query q = std::move(todo.back());
+    todo.pop_back();
+    if (q.get_type() == Xapian::Query::LEAF_TERM) {
+      if (q.get_terms_begin() == q.get_terms_end()) continue;
+      std::string term = *q.get_terms_begin();
+      if (schema::is_title_term(term)) term.erase(0, schema::kTitlePrefix.size());
+      if (schema::is_word_term(term)) words.insert(std::move(term));
+      continue;
+    }
+    std::size_t n = q.get_num_subqueries();
+    if (q.get_type() == Xapian::Query::OP_SYNONYM) n = std::min<std::size_t>(n, 1);  // the word as written
+    for (std::size_t i = 0; i < n; ++i) todo.push_back(q.get_subquery(i));
+  }
   return words.size();
 }
 
@@ -73,7 +78,7 @@ Ranking best_hits(const Xapian::Database& db, const Xapian::Enquire& enquire, co
 
 Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
                    const Xapian::MatchDecider* checks, std::vector<std::string>* notes,
-                   FeedbackWeights* feedback) {
+                   FeedbackWeights* feedback, const Deadline* deadline) {
   if (plain && r.plain_text_stopwords) {
     // A plain-text query is a flat OR of its terms: rebuild it without function words.
     std::vector<Xapian::Query> kept;
@@ -95,9 +100,10 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
   if (user_words < r.feedback_min_words) return query;
   Xapian::Enquire first(db);
   first.set_query(query);
-  first.set_weighting_scheme(bm25(r));
+  first.set_weighting_scheme(bm25(r, deadline));
   const Ranking first_pass = best_hits(db, first, query, user_words, r, 0, r.feedback_docs, checks);
-  return with_feedback(db, query, first_pass.hits, words.size(), plain, r, notes, feedback);
+  if (deadline != nullptr) deadline->check();
+  return with_feedback(db, query, first_pass.hits, words.size(), plain, r, notes, feedback, deadline);
 }
 
 }  // namespace abstracts::query

@@ -15,8 +15,28 @@
 
 namespace abstracts::query {
 
-// BM25 with the ranking options' parameters (k2 = 0, k3 = 1, min_normlen = 0.5 as in Xapian).
-Xapian::BM25Weight bm25(const RankingOptions& r);
+class Deadline;
+
+// Xapian's BM25 that also ticks a Deadline for each posting it weighs, so that a
+// match stops (QueryError) once past the search's time limit. Weighs exactly as
+// Xapian::BM25Weight does.
+class Bm25 : public Xapian::BM25Weight {
+ public:
+  // `deadline` may be null (no limit); else it must outlive every Enquire given this.
+  Bm25(double k1, double b, const Deadline* deadline);
+
+  double get_sumpart(Xapian::termcount wdf, Xapian::termcount doclen, Xapian::termcount uniqterms) const override;
+
+ private:
+  Bm25* clone() const override;
+
+  double k1_, b_;
+  const Deadline* deadline_;
+};
+
+// BM25 with the ranking options' parameters (k2 = 0, k3 = 1, min_normlen = 0.5 as
+// in Xapian), keeping to `deadline` if given.
+Bm25 bm25(const RankingOptions& r, const Deadline* deadline = nullptr);
 
 // The weights rank() gave the words pseudo-relevance feedback added (a word of
 // the query may be one of them too).
@@ -55,10 +75,11 @@ Ranking best_hits(const Xapian::Database& db, const Xapian::Enquire& enquire, co
 // The query as ranked: with a title boost and pseudo-relevance feedback when the
 // options ask for them. The set of matches only grows for plain text (where
 // everything is ORed anyway); query-language matches stay as the user wrote them.
-// The feedback words' weights go to `feedback`.
+// The feedback words' weights go to `feedback`. Feedback's passes keep to
+// `deadline` if given.
 Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
                    const Xapian::MatchDecider* checks, std::vector<std::string>* notes,
-                   FeedbackWeights* feedback);
+                   FeedbackWeights* feedback, const Deadline* deadline = nullptr);
 
 }  // namespace abstracts::query
 

@@ -406,6 +406,27 @@ TEST(Issue16, ReadersNeverFailWhileAWriterCommits) {
   EXPECT_EQ(index.stats().abstracts, 301u);
 }
 
+// Issue 16: a search has a time limit (SearchOptions::time_limit), past which it
+// is a QueryError that names the limit; 0 is none.
+TEST_F(CorpusIndex, Issue16SearchPastItsTimeLimitIsAQueryError) {
+  auto index = Index::open(index_dir());
+  SearchOptions options;
+  options.time_limit = 1e-9;  // over before the search has parsed its query
+  for (const auto syntax : {QuerySyntax::kQueryLanguage, QuerySyntax::kPlainText}) {
+    options.syntax = syntax;
+    try {
+      index.search("sparse attention", options);
+      ADD_FAILURE() << "the search ran past its time limit";
+    } catch (const QueryError& e) {
+      EXPECT_NE(std::string(e.what()).find("time limit of 1e-09 s"), std::string::npos) << e.what();
+      EXPECT_FALSE(e.hint().empty());
+    }
+  }
+  options.time_limit = 0;
+  EXPECT_FALSE(index.search("sparse attention", options).hits.empty());
+  EXPECT_EQ(SearchOptions{}.time_limit, 10);
+}
+
 TEST(IndexOpen, MissingIndexThrowsIndexNotFound) {
   TempDir dir;
   EXPECT_THROW(Index::open(dir / "nothing-here"), IndexNotFound);

@@ -92,7 +92,8 @@ const GoldenCase kOperators[] = {
     {"graph OR neural", "Query((graph OR neural))"},
     {"graph NOT neural", "Query((graph AND_NOT neural))"},
     {"graph AND NOT neural", "Query((graph AND_NOT neural))"},
-    {"graph AND neural AND robot", "Query(((graph AND neural) AND robot))"},
+    // A chain of AND is one flat AND, however long (issue 16).
+    {"graph AND neural AND robot", "Query((graph AND neural AND robot))"},
     {"graph OR neural OR robot", "Query((graph OR neural OR robot))"},
     // '+' must match, the other clauses only rank.
     {"+graph neural", "Query((graph AND_MAYBE neural))"},
@@ -143,10 +144,11 @@ INSTANTIATE_TEST_SUITE_P(Precedence, ParserGolden, ::testing::ValuesIn(kPreceden
 const GoldenCase kBinaryNot[] = {
     {"graph NOT neural robot", "Query(((graph AND_NOT neural) OR robot))"},
     {"graph OR neural NOT robot", "Query((graph OR (neural AND_NOT robot)))"},
-    {"graph NOT neural AND robot", "Query(((graph AND_NOT neural) AND robot))"},
+    // (a NOT b) AND c is (a AND c) NOT b: AND_NOT weighs its left side only.
+    {"graph NOT neural AND robot", "Query(((graph AND robot) AND_NOT neural))"},
     {"graph AND NOT neural robot", "Query(((graph AND_NOT neural) OR robot))"},
     {"graph OR neural AND NOT robot", "Query((graph OR (neural AND_NOT robot)))"},
-    {"graph AND NOT neural AND robot", "Query(((graph AND_NOT neural) AND robot))"},
+    {"graph AND NOT neural AND robot", "Query(((graph AND robot) AND_NOT neural))"},
 };
 INSTANTIATE_TEST_SUITE_P(BinaryNot, ParserGolden, ::testing::ValuesIn(kBinaryNot));
 
@@ -242,6 +244,124 @@ const ErrorCase kErrors[] = {
 };
 INSTANTIATE_TEST_SUITE_P(Errors, ParserError, ::testing::ValuesIn(kErrors));
 
+// Issue 16: the bounds of a query (ParserContext's defaults). Nested parentheses
+// overflowed the parser's stack, and long queries ran for minutes.
+std::string times(std::string_view s, std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += s;
+  return out;
+}
+
+// `n` different words joined by `sep`: three consonants each, which neither
+// stemming nor the stop words touch ("bbb", "bbc", ...).
+std::string distinct_words(std::size_t n, std::string_view sep) {
+  static constexpr std::string_view kLetters = "bcdfghjklmnpqrtvwxz";
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i > 0) out += sep;
+    std::size_t k = i;
+    for (int letter = 0; letter < 3; ++letter, k /= kLetters.size()) out += kLetters[k % kLetters.size()];
+  }
+  return out;
+}
+
+const std::string kTooLong = times("graph ", 1666) + "neura";            // 10001 bytes
+const std::string kTooLongAccented = times("\u00e9", 5001);              // 10002 bytes, 5001 characters
+const std::string kTooDeep = times("(", 33) + "graph" + times(")", 33);  // the 33rd '(' at column 33
+const std::string kUnclosed = times("(", 7218);
+const std::string kXorChain = "graph" + times(" XOR graph", 33);  // XOR k at column 10k - 3
+const std::string kOrXorChain = "graph" + times(" OR graph XOR graph", 17);
+const std::string kTooManyWords = times("graph ", 1001);  // word 1001 at column 6001
+const std::string kTooManyInOneWord = times("1b", 501);   // one word of 1002 terms
+const std::string kTooManyInAGroup = times("x NEAR ", 1000) + "x";
+const std::string kTooManyPhrases = times("\"graph neural\" ", 51);  // phrase 51 at column 751
+const std::string kTooManyGroups = times("x NEAR/1 y ", 51);         // group 51 at column 551
+const std::string kTooManyHyphenated = times("text-only ", 51);      // word 51 at column 501
+
+const ErrorCase kIssue16Errors[] = {
+    {kTooLong.c_str(), 10001, "10001 bytes long, more than the 10000 a query may have"},
+    {kTooLongAccented.c_str(), 5001, "10002 bytes long"},
+    {kTooDeep.c_str(), 33, "nests more than 32 levels deep at column 33"},
+    {kUnclosed.c_str(), 33, "nests more than 32 levels deep"},
+    {kXorChain.c_str(), 327, "nests more than 32 levels deep at column 327"},
+    // OR then XOR: each switch is a level (OR runs are flat).
+    {kOrXorChain.c_str(), 311, "nests more than 32 levels deep"},
+    {kTooManyWords.c_str(), 6001, "more than 1000 terms once expanded, reached at column 6001"},
+    {kTooManyInOneWord.c_str(), 1, "more than 1000 terms"},
+    {kTooManyInAGroup.c_str(), 1, "more than 1000 terms"},
+    {kTooManyPhrases.c_str(), 751, "more than 50 phrases and NEAR or ADJ groups, reached at column 751"},
+    {kTooManyGroups.c_str(), 551, "more than 50 phrases"},
+    {kTooManyHyphenated.c_str(), 501, "more than 50 phrases"},
+};
+INSTANTIATE_TEST_SUITE_P(Issue16Limits, ParserError, ::testing::ValuesIn(kIssue16Errors));
+
+// Just inside the bounds, and chains of one operator however long: one level.
+const std::string kDeepest = times("(", 32) + "graph" + times(")", 32);
+
+TEST(Issue16Limits, QueriesInsideTheBoundsParse) {
+  EXPECT_EQ(describe(kDeepest), "Query(graph)");
+  const std::string longest = "graph" + std::string(9989, ' ') + "neural";  // 10000 bytes
+  EXPECT_EQ(describe(longest), "Query((graph OR neural))");
+  analysis::Analyzer analyzer;
+  EXPECT_EQ(Parser(analyzer).parse(distinct_words(1000, " ")).get_num_subqueries(), 1000u);
+}
+
+// An operand written again is not run again: it weighs as often as written.
+const GoldenCase kIssue16Repeats[] = {
+    {"graph graph neural", "Query((2 * graph OR neural))"},
+    {"graph OR graph OR graph", "Query(3 * graph)"},
+    {"graph AND neural AND graph", "Query((2 * graph AND neural))"},
+    {"+graph +graph neural", "Query((2 * graph AND_MAYBE neural))"},
+    {"graph -neural -neural", "Query((graph AND_NOT neural))"},
+    {"\"graph neural\" \"graph neural\"", "Query(2 * (graph PHRASE 2 neural))"},
+    {"\"model model\"", "Query((model PHRASE 2 model))"},
+};
+INSTANTIATE_TEST_SUITE_P(Issue16Repeats, ParserGolden, ::testing::ValuesIn(kIssue16Repeats));
+
+TEST(Issue16Limits, AChainOfOneOperatorIsOneFlatQuery) {
+  analysis::Analyzer analyzer;
+  const Xapian::Query q = Parser(analyzer).parse(distinct_words(1000, " AND "));  // 7999 bytes
+  EXPECT_EQ(q.get_type(), Xapian::Query::OP_AND);
+  EXPECT_EQ(q.get_num_subqueries(), 1000u);
+  const Xapian::Query ors = Parser(analyzer).parse(distinct_words(1000, " OR "));
+  EXPECT_EQ(ors.get_type(), Xapian::Query::OP_OR);
+  EXPECT_EQ(ors.get_num_subqueries(), 1000u);
+  // a NOT b NOT c ...: the AND of what is asked for, AND_NOT the OR of the rest.
+  const Xapian::Query nots = Parser(analyzer).parse("graph NOT " + distinct_words(999, " NOT "));
+  EXPECT_EQ(nots.get_type(), Xapian::Query::OP_AND_NOT);
+  ASSERT_EQ(nots.get_num_subqueries(), 2u);
+  EXPECT_EQ(nots.get_subquery(1).get_num_subqueries(), 999u);
+}
+
+TEST(Issue16Limits, TheBoundsAreTheContexts) {
+  analysis::Analyzer analyzer;
+  ParserContext context;
+  context.max_query_bytes = 12;
+  context.max_terms = 2;
+  context.max_depth = 1;
+  EXPECT_NO_THROW(Parser(analyzer, context).parse("graph neural"));
+  EXPECT_THROW(Parser(analyzer, context).parse("graph neural "), QueryError);
+  EXPECT_THROW(Parser(analyzer, context).parse("x y z"), QueryError);
+  EXPECT_THROW(Parser(analyzer, context).parse("((a))"), QueryError);
+  EXPECT_NO_THROW(Parser(analyzer, context).parse("(x)"));
+}
+
+TEST(Issue16Limits, PlainTextHasTheSameBounds) {
+  analysis::Analyzer analyzer;
+  EXPECT_NO_THROW(Parser(analyzer).parse_plain(times("graph ", 1000)));
+  try {
+    Parser(analyzer).parse_plain(times("graph ", 1001));
+    ADD_FAILURE() << "1001 words parsed";
+  } catch (const QueryError& e) {
+    EXPECT_NE(std::string(e.what()).find("1001 words to search for, more than the 1000"), std::string::npos)
+        << e.what();
+    EXPECT_FALSE(e.hint().empty());
+  }
+  // Plain text has no syntax: parentheses are no nesting, but length counts.
+  EXPECT_NO_THROW(Parser(analyzer).parse_plain(times("(", 5000) + "graph"));
+  EXPECT_THROW(Parser(analyzer).parse_plain(times("(", 10000) + "graph"), QueryError);
+}
+
 // Phrases and proximity groups the query cannot match without are checked after
 // ranking (PositionChecks); the others stay in the query, where they filter.
 struct DeferredCase {
@@ -271,6 +391,9 @@ const DeferredCase kDeferred[] = {
     {"\"large language models\" -survey", 1},
     {"\"sparse attention\" AND \"language models\"", 2},
     {"\"sparse attention\" OR \"language models\"", 0},
+    // A chain of AND and NOT: everything not excluded is needed (issue 16 builds it flat).
+    {"\"sparse attention\" NOT mice AND \"language models\"", 2},
+    {"agents NOT \"sparse attention\" AND \"language models\"", 1},
     {"(\"sparse attention\" AND agents) OR mice", 0},
     {"(\"sparse attention\" AND agents) venue:neurips", 1},
     {"agents NEAR/2 mice", 1},

@@ -74,6 +74,10 @@ struct SearchOptions {
   bool expand_acronyms = true;
   // Fill SearchResults::parsed and ::expansions and Hit::explanation.
   bool explain = false;
+  // Stop a search still running after this many seconds with a QueryError
+  // (0: no limit). A real question takes milliseconds; docs/query-language.md,
+  // "Limits", has this and the bounds of the query text itself.
+  double time_limit = 10;
   RankingOptions ranking{};
 };
 
