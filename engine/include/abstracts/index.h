@@ -38,7 +38,9 @@ struct AcronymEntry {
 //
 // Thread-safe: one Index may serve searches from many threads at once (it keeps
 // one Xapian handle per concurrent caller). Each call sees the index as last
-// committed by a Writer when the call started.
+// committed by a Writer when the call started; a call that a writer's commit
+// disturbs runs again on the index as it then is (for up to 10 s), so writers
+// never make a reader fail. Every call throws CorruptIndex if it meets damage.
 class Index {
  public:
   // Opens the index in `dir`. Throws IndexNotFound if there is none, and
@@ -51,7 +53,8 @@ class Index {
 
   // Searches the index; see docs/query-language.md for the syntax. Hits are
   // ranked by BM25. Throws QueryError (with the offending column) when `query`
-  // cannot be parsed.
+  // cannot be parsed or goes past a limit (its length, nesting, terms or
+  // position checks), and when the search runs past options.time_limit.
   SearchResults search(std::string_view query, const SearchOptions& options = {}) const;
 
   // Abstracts like the given ones (which are left out), best first: Xapian's
