@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,29 +50,27 @@ const char* const kAbstracts[] = {
     "Pok\\'emon agents NEAR mice: a $\\Omega(1/T)$ bound for TNF-$\\alpha$ and Schr\\\"odinger.",
 };
 
-// The small index, written by the Writer into a directory of its own (removed
-// when the process exits), and opened as Index::search opens one.
+// The small index, indexed by the Writer from a file of the abstracts (as
+// `abstracts index` does) in a directory of its own, removed when the process
+// exits; opened as Index::search opens one.
 struct SmallIndex {
-  SmallIndex() : dir(write()), db(dir.string()), stored(schema::dictionary_of(db)) {}
+  SmallIndex() : db(write().string()), stored(schema::dictionary_of(db)) {}
 
   static std::filesystem::path write() {
     static std::string dir = "/tmp/abstracts-fuzz-XXXXXX";
     check(mkdtemp(dir.data()) != nullptr, "mkdtemp");
     std::atexit([] { std::filesystem::remove_all(dir); });
-    Writer writer = Writer::open(dir);
-    for (const char* text : kAbstracts) {
-      Abstract a;
-      a.text = text;
-      a.venue = "NeurIPS";
-      a.year = 2026;
-      a.source = "/data/papers_a.txt";
-      writer.add(a);
+    const std::filesystem::path papers = std::filesystem::path(dir) / "papers_a.txt";
+    {
+      std::ofstream out(papers);
+      out << "NeurIPS 2026 Papers\n";
+      for (const char* text : kAbstracts) out << text << '\n';
     }
-    writer.commit();
-    return dir;
+    const std::filesystem::path index = std::filesystem::path(dir) / "index";
+    Writer::open(index).index_file(papers);
+    return index;
   }
 
-  std::filesystem::path dir;
   Xapian::Database db;
   compression::Decompressor stored;
 };
