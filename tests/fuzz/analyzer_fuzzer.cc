@@ -29,7 +29,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   std::vector<std::string> terms = analyzer.terms(text);
   check(terms.size() == tokens.size(), "terms() has the terms of tokenize()");
-  for (std::size_t i = 0; i < terms.size(); ++i) check(terms[i] == tokens[i].term, "terms() has the terms of tokenize()");
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    check(terms[i] == tokens[i].term, "terms() has the terms of tokenize()");
+  }
 
   // Snippets tokenize with the query's terms only; a word with one of them must
   // come out as tokenize() makes it, or a hit loses its highlight.

@@ -19,7 +19,9 @@ inline void check(bool kept, const char* promise) {
   std::abort();
 }
 
-inline bool is_utf8(std::string_view s) { return analysis::find_invalid_utf8(s) == std::string_view::npos; }
+inline bool is_utf8(std::string_view s) {
+  return analysis::find_invalid_utf8(s) == std::string_view::npos;
+}
 
 // Characters (code points) of UTF-8 text, counted as the engine counts them: the
 // bytes that are not continuation bytes.

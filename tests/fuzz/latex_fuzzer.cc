@@ -21,9 +21,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   const std::string display = abstracts::display_text(raw);
   // Display text is stored and printed on one line: white space collapsed and trimmed.
-  check(display.empty() || (display.front() != ' ' && display.back() != ' '), "display text is trimmed");
+  check(display.empty() || (display.front() != ' ' && display.back() != ' '),
+        "display text is trimmed");
   check(display.find("  ") == std::string::npos, "display text has no runs of spaces");
-  for (unsigned char c : display) check(c >= 0x20 && c != 0x7f, "display text has no control characters");
+  for (unsigned char c : display) {
+    check(c >= 0x20 && c != 0x7f, "display text has no control characters");
+  }
   // The JSON printer (nlohmann::json) refuses invalid UTF-8.
   if (utf8) check(is_utf8(display), "display text of UTF-8 is UTF-8");
 
@@ -35,7 +38,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   for (const auto& d : abstracts::analysis::find_acronym_definitions(display)) {
     check(!d.short_form.empty() && !d.long_form.empty(), "an acronym definition has both forms");
-    if (utf8) check(is_utf8(d.short_form) && is_utf8(d.long_form), "acronym definitions of UTF-8 are UTF-8");
+    if (utf8) {
+      check(is_utf8(d.short_form) && is_utf8(d.long_form),
+            "acronym definitions of UTF-8 are UTF-8");
+    }
   }
   return 0;
 }

@@ -8,9 +8,11 @@
 //          PositionChecks, the spelling is corrected, and the query is run;
 //          without it, as the parser's unit tests have it (ParserContext{});
 //   bit 2  with the notes --explain shows.
-// QueryError (an abstracts::Error) is the parser's answer to a bad query;
+// QueryError (an abstracts::Error), with a column inside the query, is the
+// parser's answer to a bad query; any other abstracts::Error is expected too;
 // anything else is a finding.
 #include <stdlib.h>
+#include <xapian.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -20,8 +22,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <xapian.h>
 
 #include "abstracts/error.h"
 #include "abstracts/writer.h"
@@ -40,7 +40,7 @@ namespace {
 // Abstracts that define acronyms (ICL, LLMs, RL, EM) and share word stems for
 // wildcards (diffus*, sycoph*), after tests/query/parser_syntax_test.cc.
 const char* const kAbstracts[] = {
-    "Transformers adapt from examples, known as in-context learning (ICL), in sycophantic assistants.",
+    "Models adapt from examples, known as in-context learning (ICL), in sycophantic assistants.",
     "Sycophancy in large language models (LLMs) is a boundary failure of alignment.",
     "Diffusion models diffuse noise; we study diffusers for images.",
     "Offline reinforcement learning (RL) with diffusion policies.",
@@ -84,7 +84,8 @@ void parse_with_index(std::string_view text, bool plain, std::vector<std::string
   context.acronyms = &acronyms;
   const query::Parser parser(analyzer, context);
   query::PositionChecks checks(index.db);
-  const Xapian::Query q = plain ? parser.parse_plain(text, notes) : parser.parse(text, notes, &checks);
+  const Xapian::Query q =
+      plain ? parser.parse_plain(text, notes) : parser.parse(text, notes, &checks);
   if (notes != nullptr) query::describe(q);
   // A parsed query runs (a Xapian error here would reach the user as "index error").
   Xapian::Enquire enquire(index.db);
@@ -95,14 +96,19 @@ void parse_with_index(std::string_view text, bool plain, std::vector<std::string
   const std::string suggestion = query::correct_query(index.db, index.stored, text, analyzer);
   if (!suggestion.empty()) {
     query::PositionChecks again(index.db);
-    parser.parse(suggestion, notes, &again);
+    try {
+      parser.parse(suggestion, notes, &again);
+    } catch (const QueryError&) {
+      check(false, "the correction of a query that parses parses too");
+    }
   }
 }
 
 void parse_without_index(std::string_view text, bool plain, std::vector<std::string>* notes) {
   const query::Parser parser(analysis::thread_analyzer(), query::ParserContext{});
   query::PositionChecks checks{Xapian::Database()};
-  const Xapian::Query q = plain ? parser.parse_plain(text, notes) : parser.parse(text, notes, &checks);
+  const Xapian::Query q =
+      plain ? parser.parse_plain(text, notes) : parser.parse(text, notes, &checks);
   if (notes != nullptr) query::describe(q);
 }
 
@@ -122,8 +128,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } else {
       abstracts::fuzz::parse_without_index(text, plain, keep);
     }
+  } catch (const abstracts::QueryError& e) {
+    // The parser's answer to a bad query, pointing into it.
+    abstracts::fuzz::check(e.column() >= 1 && e.column() <= abstracts::fuzz::characters(text) + 1,
+                           "a QueryError's column lies in the query");
   } catch (const abstracts::Error&) {
-    // QueryError: the parser's answer to a bad query.
   }
   return 0;
 }

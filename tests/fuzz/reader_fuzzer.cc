@@ -25,7 +25,8 @@ namespace {
 
 std::string gzip(std::string_view data) {
   z_stream z{};
-  check(deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK, "zlib: deflateInit2");
+  check(deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK,
+        "zlib: deflateInit2");
   std::string out(deflateBound(&z, data.size()), '\0');
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
   z.avail_in = static_cast<uInt>(data.size());
@@ -43,7 +44,8 @@ const std::string& file_with(std::string_view content) {
   static const std::string path = "/proc/self/fd/" + std::to_string(fd);
   check(fd >= 0, "memfd_create");
   check(ftruncate(fd, 0) == 0, "ftruncate");
-  check(pwrite(fd, content.data(), content.size(), 0) == static_cast<ssize_t>(content.size()), "pwrite");
+  check(pwrite(fd, content.data(), content.size(), 0) == static_cast<ssize_t>(content.size()),
+        "pwrite");
   return path;
 }
 
