@@ -1,0 +1,78 @@
+// Fuzzes the readers (indexer/reader.h) through a file, as the indexer uses them:
+// the text format and JSON Lines, plain or gzip-compressed. The first byte of
+// the input chooses: odd, and the rest is gzip-compressed before it is written,
+// so the fuzzer reaches the formats behind the decompressor; even, and the rest
+// is written as it is (which may be gzip data of its own, corrupt or cut short).
+// Every record is read. The readers are what stands between files and the
+// engine: whatever they pass on must be UTF-8.
+#include <sys/mman.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "abstracts/error.h"
+#include "indexer/reader.h"
+#include "tests/fuzz/fuzz_check.h"
+
+using abstracts::fuzz::check;
+using abstracts::fuzz::is_utf8;
+
+namespace {
+
+std::string gzip(std::string_view data) {
+  z_stream z{};
+  check(deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK,
+        "zlib: deflateInit2");
+  std::string out(deflateBound(&z, data.size()), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  z.avail_in = static_cast<uInt>(data.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  check(deflate(&z, Z_FINISH) == Z_STREAM_END, "zlib: deflate");
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+// The one file of this process, in memory (memfd): rewritten for each input.
+const std::string& file_with(std::string_view content) {
+  static const int fd = memfd_create("fuzz-reader", 0);
+  static const std::string path = "/proc/self/fd/" + std::to_string(fd);
+  check(fd >= 0, "memfd_create");
+  check(ftruncate(fd, 0) == 0, "ftruncate");
+  check(pwrite(fd, content.data(), content.size(), 0) == static_cast<ssize_t>(content.size()),
+        "pwrite");
+  return path;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const bool compress = (data[0] & 1) != 0;
+  const std::string_view rest(reinterpret_cast<const char*>(data) + 1, size - 1);
+  const std::string& path = file_with(compress ? gzip(rest) : std::string(rest));
+  try {
+    auto reader = abstracts::indexer::Reader::open(path);
+    check(is_utf8(reader->venue()), "the venue is UTF-8");
+    std::uint32_t line = 0;
+    while (auto r = reader->next()) {
+      check(r->line > line, "records come in the order of their lines");
+      line = r->line;
+      check(is_utf8(r->raw_text) && is_utf8(r->title) && is_utf8(r->id), "a record is UTF-8");
+      if (reader->format() == abstracts::indexer::Format::kJsonLines) {
+        check(!r->id.empty() && r->id.size() <= 200, "a JSON Lines id has 1 to 200 bytes");
+        check(!r->raw_text.empty() || !r->title.empty(), "a JSON Lines record has text or a title");
+      } else {
+        check(!r->raw_text.empty(), "a text-format record has text");
+      }
+    }
+  } catch (const abstracts::Error&) {
+    // InputError: bad input, rejected as the readers promise.
+  }
+  return 0;
+}
