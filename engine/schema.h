@@ -3,6 +3,7 @@
 #ifndef ABSTRACTS_ENGINE_SCHEMA_H_
 #define ABSTRACTS_ENGINE_SCHEMA_H_
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -90,6 +91,19 @@ inline bool is_title_term(std::string_view term) {
 inline std::string id_term(std::string_view id) {
   std::string term(kIdPrefix);
   term.append(id);
+  return term;
+}
+
+// A field term: `prefix` and the folded value, cut to at most kMaxFieldBytes at
+// a character boundary. Xapian refuses terms over 245 bytes, and folding can
+// make a short value long (NFKC turns U+FDFA into 18 characters). The indexer
+// and the query parser both build field terms here, so the cut is the same.
+inline constexpr std::size_t kMaxFieldBytes = 200;
+inline std::string field_term(std::string_view prefix, std::string_view folded) {
+  std::size_t cut = std::min(folded.size(), kMaxFieldBytes);
+  while (cut > 0 && cut < folded.size() && (static_cast<unsigned char>(folded[cut]) & 0xC0) == 0x80) --cut;
+  std::string term(prefix);
+  term.append(folded.substr(0, cut));
   return term;
 }
 

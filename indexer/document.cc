@@ -57,14 +57,14 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text,
   if (!postings.empty()) doc.add_value(kPositionsSlot, positions::encode(std::move(postings)));
 
   doc.add_boolean_term(id_term(a.id));
-  if (!a.venue.empty()) doc.add_boolean_term(std::string(kVenuePrefix) + analysis::Analyzer::fold(a.venue));
+  if (!a.venue.empty()) doc.add_boolean_term(field_term(kVenuePrefix, analysis::Analyzer::fold(a.venue)));
   if (a.year != 0) {
     doc.add_boolean_term(std::string(kYearPrefix) + std::to_string(a.year));
     doc.add_value(kYearSlot, Xapian::sortable_serialise(a.year));
   }
   if (!a.source.empty()) {
     auto name = std::filesystem::path(a.source).filename().string();
-    doc.add_boolean_term(std::string(kSourcePrefix) + analysis::Analyzer::fold(name).substr(0, 200));
+    doc.add_boolean_term(field_term(kSourcePrefix, analysis::Analyzer::fold(name)));
     doc.add_boolean_term(file_term(a.source));
   }
   for (const auto& d : analysis::find_acronym_definitions(a.text)) {

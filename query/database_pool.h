@@ -5,6 +5,7 @@
 #define ABSTRACTS_QUERY_DATABASE_POOL_H_
 
 #include <chrono>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -12,6 +13,7 @@
 
 #include <xapian.h>
 
+#include "abstracts/error.h"
 #include "engine/compression.h"
 #include "engine/layout.h"
 #include "engine/xapian_errors.h"
@@ -38,23 +40,40 @@ class DatabasePool {
     return xapian_try(dir_, [&] {
       Lease db(*this);
       const auto deadline = std::chrono::steady_clock::now() + kRetryFor;
+      auto past_deadline = [&] { return std::chrono::steady_clock::now() >= deadline; };
       bool reopen_whole = false;
       while (true) {
+        std::exception_ptr damage;
         try {
           db.catch_up(reopen_whole);
           return f(*db, db.stored());
         } catch (const Xapian::DatabaseModifiedError&) {
-          if (std::chrono::steady_clock::now() >= deadline) throw;
+          if (past_deadline()) throw;
           reopen_whole = false;
-        } catch (const Xapian::DatabaseCorruptError&) {
-          // A block a commit reused can also read as damaged ("Expected block 15
-          // to be level 1"); damage that a newer revision does not explain is real.
-          if (std::chrono::steady_clock::now() >= deadline || !db->reopen()) throw;
-          reopen_whole = false;
+          continue;
         } catch (const Xapian::DatabaseOpeningError&) {
-          if (std::chrono::steady_clock::now() >= deadline) throw;
+          if (past_deadline()) throw;
           reopen_whole = true;  // a bulk build replaced the generation this handle had open
+          continue;
+        } catch (const Xapian::DatabaseCorruptError&) {
+          damage = std::current_exception();
+        } catch (const Xapian::DocNotFoundError&) {
+          damage = std::current_exception();
+        } catch (const CorruptIndex&) {
+          damage = std::current_exception();
         }
+        // A read of a revision whose blocks a commit reused can also look damaged,
+        // to Xapian ("Expected block 15 to be level 1", a document not found) or
+        // to the checksums of the stored abstracts and positions. Damage that no
+        // newer revision explains is real.
+        bool newer = false;
+        try {
+          newer = db->reopen();
+        } catch (const Xapian::DatabaseError&) {
+          newer = true;
+          reopen_whole = true;
+        }
+        if (!newer || past_deadline()) std::rethrow_exception(damage);
       }
     });
   }

@@ -655,12 +655,12 @@ class Grammar {
     e.boolean = true;
     e.field = f;
     if (f == "venue") {
-      e.q = Xapian::Query(std::string(schema::kVenuePrefix) + analysis::Analyzer::fold(lx.text));
+      e.q = Xapian::Query(schema::field_term(schema::kVenuePrefix, analysis::Analyzer::fold(lx.text)));
     } else if (f == "id") {
       e.q = Xapian::Query(schema::id_term(lx.text));
     } else if (f == "source") {
       e.q = wild ? wildcard(lx, std::string(schema::kSourcePrefix))
-                 : Xapian::Query(std::string(schema::kSourcePrefix) + analysis::Analyzer::fold(lx.text));
+                 : Xapian::Query(schema::field_term(schema::kSourcePrefix, analysis::Analyzer::fold(lx.text)));
     } else {
       e.q = year(lx);
     }

@@ -430,5 +430,21 @@ TEST(IndexWriter, ReaderSeesCommitsOnItsNextCall) {
   EXPECT_TRUE(index.search("zyzzyvaquux", literal()).hits.empty());
 }
 
+// Issue 16 (found while writing the reader fuzzer): a header of 38 "ﷺ" (U+FDFA)
+// and a year is 119 bytes, but folded (NFKC) its venue is 1,256, past Xapian's
+// 245-byte terms, and indexing the file failed. The venue term is cut, the same
+// way for venue: queries.
+TEST(Issue16, VenueThatFoldsLongIsCutNotRefused) {
+  TempDir dir;
+  std::string venue;
+  for (int i = 0; i < 38; ++i) venue += "\uFDFA";
+  write_file(dir / "long-venue.txt", venue + " 2026\nAn abstract about okapis.\n");
+  auto writer = Writer::open(dir / "index");
+  EXPECT_EQ(writer.index_file(dir / "long-venue.txt").abstracts, 1u);
+  writer.commit();
+  const auto index = Index::open(dir / "index");
+  EXPECT_EQ(hit_ids(index.search("okapis venue:" + venue)).size(), 1u);
+}
+
 }  // namespace
 }  // namespace abstracts
