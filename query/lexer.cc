@@ -33,7 +33,7 @@ std::string lower_ascii(std::string_view s) {
 
 class Lexer {
  public:
-  explicit Lexer(std::string_view s) : s_(s) {}
+  Lexer(std::string_view s, std::vector<std::string>* rereadings) : s_(s), rereadings_(rereadings) {}
 
   std::vector<Lexeme> run() {
     std::vector<Lexeme> out;
@@ -101,10 +101,10 @@ class Lexer {
       bool letters = true;
       for (char ch : name) letters = letters && ch >= 'a' && ch <= 'z';
       if (letters) {
+        // Prose has colons too: "Some examples: Rabin, ...".
         if (!is_field(name)) {
-          throw QueryError("unknown field '" + name + ":' at column " + std::to_string(col), col,
-                           "fields are venue:, year:, source:, id: and title:; to search for the word, "
-                           "put it in quotes");
+          reread("\"" + w + "\" at column " + std::to_string(col) + " is no field: read as a word");
+          return {Kind::kWord, std::move(w), col};
         }
         Lexeme lx(Kind::kField, w.substr(colon + 1), col);
         lx.field = name;
@@ -113,13 +113,22 @@ class Lexer {
           lx.quoted = true;
         }
         if (lx.text.empty()) {
-          throw QueryError("field '" + name + ":' at column " + std::to_string(col) + " has no value",
-                           col, "write " + name + ":VALUE, with no space after the colon");
+          if (s_.find_first_not_of(" \t\n\r\f\v", i_) == std::string_view::npos) {
+            throw QueryError("field '" + name + ":' at column " + std::to_string(col) + " has no value",
+                             col, "write " + name + ":VALUE, with no space after the colon");
+          }
+          reread("\"" + w + "\" at column " + std::to_string(col) +
+                 " has a space after its colon: read as a word (write " + name + ":VALUE for the field)");
+          return {Kind::kWord, std::move(w), col};
         }
         return lx;
       }
     }
     return {Kind::kWord, std::move(w), col};
+  }
+
+  void reread(std::string line) {
+    if (rereadings_ != nullptr) rereadings_->push_back(std::move(line));
   }
 
   std::string phrase(std::size_t col, std::size_t open_len) {
@@ -137,9 +146,8 @@ class Lexer {
       }
       text += s_[i_++];
     }
-    throw QueryError("unterminated phrase: the quote at column " + std::to_string(col) +
-                         " is never closed",
-                     col, "add the closing \" (or escape the quote as \\\")");
+    reread("the quote at column " + std::to_string(col) + " closed where the query ends");
+    return text;
   }
 
   // A word runs to white space, a parenthesis or a quote; a backslash keeps
@@ -159,6 +167,7 @@ class Lexer {
   }
 
   std::string_view s_;
+  std::vector<std::string>* rereadings_;
   std::size_t i_ = 0;
   std::size_t counted_ = 0, counted_column_ = 1;  // column(): the byte counted to, and its column
 };
@@ -181,6 +190,8 @@ const char* operator_name(const Lexeme& lx) {
   }
 }
 
-std::vector<Lexeme> lex(std::string_view query) { return Lexer(query).run(); }
+std::vector<Lexeme> lex(std::string_view query, std::vector<std::string>* rereadings) {
+  return Lexer(query, rereadings).run();
+}
 
 }  // namespace abstracts::query

@@ -29,9 +29,12 @@ const char* operator_name(const Lexeme& lx);
 
 // The lexemes of `query`, ended by one of Kind::kEnd. Operators are upper case
 // ("and" is a word); a backslash keeps the next character in a word or phrase.
-// Throws QueryError (with the column) for a NEAR/ADJ distance out of 1..1000, an
-// unknown field, a field with no value, or a phrase whose quote is never closed.
-std::vector<Lexeme> lex(std::string_view query);
+// Prose is read as words, each such reading noted in `rereadings` (if given):
+// a name before a colon that is no field ("Some examples: Rabin"), and a field
+// name with a space after its colon, are words; a quote never closed is closed
+// where the query ends. Throws QueryError (with the column) for a NEAR/ADJ
+// distance out of 1..1000 and a field with nothing at all after it.
+std::vector<Lexeme> lex(std::string_view query, std::vector<std::string>* rereadings = nullptr);
 
 }  // namespace abstracts::query
 

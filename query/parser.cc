@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "abstracts/abstract.h"
@@ -147,23 +148,72 @@ std::string join(const std::vector<std::string>& parts, const char* sep) {
   return out;
 }
 
+bool is_operator_word(Kind k) {
+  return k == Kind::kAnd || k == Kind::kOr || k == Kind::kXor || k == Kind::kNot || k == Kind::kNear ||
+         k == Kind::kAdj;
+}
+
+bool starts_operand(Kind k) {
+  return k == Kind::kWord || k == Kind::kPhrase || k == Kind::kOpen || k == Kind::kField;
+}
+
+bool ends_operand(Kind k) {
+  return k == Kind::kWord || k == Kind::kPhrase || k == Kind::kClose || k == Kind::kField;
+}
+
+// True when `text` has letters and none of them is a lower-case ASCII letter.
+bool in_capitals(std::string_view text) {
+  bool letters = false;
+  for (char c : text) {
+    if (c >= 'a' && c <= 'z') return false;
+    letters = letters || (c >= 'A' && c <= 'Z');
+  }
+  return letters;
+}
+
 class Grammar {
  public:
+  // `rereadings` (if not null) gets a line for each thing read otherwise than
+  // the syntax says, to make sense of prose. With `operators_as_words`, every
+  // operator word is a word.
   Grammar(std::vector<Lexeme> lexemes, const analysis::Analyzer& analyzer, const ParserContext& ctx,
-          std::vector<std::string>* notes)
+          std::vector<std::string>* notes, std::vector<std::string>* rereadings = nullptr,
+          bool operators_as_words = false)
       : lx_(std::move(lexemes)),
         analyzer_(analyzer),
         ctx_(ctx),
         notes_(notes),
-        values_(position_values(ctx.deadline)) {}
+        rereadings_(rereadings),
+        values_(position_values(ctx.deadline)) {
+    drop_unmatched_closes();
+    read_misplaced_operators_as_words(operators_as_words);
+  }
+
+  // True when the query is words and nothing else: no operator, phrase, field,
+  // group, wildcard or '+'/'-' (once operator words that cannot be operators
+  // are read as words). A word the index sees as several ("text-only") is a
+  // phrase in a keyword query, but words in a question of kQuestionWords or
+  // more distinct words, as plain text reads it.
+  bool only_words() const {
+    std::unordered_set<std::string> distinct;
+    bool compound = false;
+    for (const auto& lx : lx_) {
+      if (lx.kind == Kind::kEnd) break;
+      if (lx.kind != Kind::kWord || (lx.text.size() > 1 && lx.text.back() == '*')) return false;
+      std::size_t words = 0;
+      for (auto& t : analyzer_.terms(display_text(lx.text))) {
+        if (analysis::is_stop_word(t)) continue;
+        ++words;
+        distinct.insert(std::move(t));
+      }
+      compound = compound || words > 1;
+    }
+    return !compound || distinct.size() >= kQuestionWords;
+  }
 
   Xapian::Query parse(PositionChecks* deferred) {
     if (peek().kind == Kind::kEnd) throw QueryError("empty query", 1, "give at least one word to search for");
     Expr e = sequence();
-    if (peek().kind == Kind::kClose) {
-      throw QueryError("unbalanced ')' at column " + std::to_string(peek().column), peek().column,
-                       "remove it or add the matching '('");
-    }
     if (e.q.empty()) no_searchable_words();
     if (deferred != nullptr) {
       for (const auto& check : e.required) deferred->defer(check);
@@ -171,22 +221,41 @@ class Grammar {
     return e.q;
   }
 
-  // The terms of natural-language text, ORed.
+  // The terms of natural-language text, ORed; a word in capitals that is a
+  // learned acronym also matches its long forms, as in the query language, whose
+  // bounds it keeps too (an acronym written again counts again, but runs once).
   Xapian::Query plain(std::string_view text) {
     std::vector<Xapian::Query> parts;
-    for (const auto& t : analyzer_.tokenize(display_text(text))) {
+    std::unordered_map<std::string, std::pair<std::size_t, unsigned>> groups;  // term -> part, times
+    const std::string display = display_text(text);
+    std::size_t column = 1, counted = 0;  // of the display text, in characters
+    for (const auto& t : analyzer_.tokenize(display)) {
+      for (; counted < t.begin; ++counted) column += (static_cast<unsigned char>(display[counted]) & 0xC0) != 0x80;
       if (analysis::is_stop_word(t.term)) {
         stop_word(t.term);
-      } else {
-        parts.emplace_back(t.term);
+        continue;
       }
+      const std::string typed = display.substr(t.begin, t.end - t.begin);
+      const Lexeme at(Kind::kWord, typed, column);
+      std::vector<Words> alternatives{{WordOrder::kAsWritten, {t.term}, 1}};
+      add_acronym_spellings(typed, {t.term}, alternatives);
+      std::size_t n = 0;
+      for (const auto& a : alternatives) n += a.terms.size();
+      count_terms(n, at);
+      if (alternatives.size() == 1) {
+        parts.emplace_back(t.term);
+        continue;
+      }
+      Expr group = count_check(positional_expr(synonym_query(alternatives, values_)), at);
+      auto [it, fresh] = groups.try_emplace(t.term, parts.size(), 0);
+      if (fresh) parts.push_back(group.q);
+      ++it->second.second;
+    }
+    for (const auto& [term, group] : groups) {
+      const auto [part, times] = group;
+      if (times > 1) parts[part] = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, parts[part], times);
     }
     if (parts.empty()) no_searchable_words();
-    if (parts.size() > ctx_.max_terms) {
-      throw QueryError("the text has " + std::to_string(parts.size()) + " words to search for, more than the " +
-                           std::to_string(ctx_.max_terms) + " a query may have",
-                       1, "search for the words that matter most");
-    }
     return combine(Xapian::Query::OP_OR, parts);
   }
 
@@ -213,6 +282,75 @@ class Grammar {
 
   void note(std::string line) {
     if (notes_ != nullptr) notes_->push_back(std::move(line));
+  }
+
+  void reread(std::string line) {
+    if (rereadings_ != nullptr) rereadings_->push_back(std::move(line));
+  }
+
+  // A ')' that closes nothing is left out: prose numbers its points so ("present
+  // as such: 1) bile duct ...").
+  void drop_unmatched_closes() {
+    std::size_t open = 0;
+    std::vector<Lexeme> kept;
+    kept.reserve(lx_.size());
+    for (auto& lx : lx_) {
+      if (lx.kind == Kind::kOpen) ++open;
+      if (lx.kind == Kind::kClose) {
+        if (open == 0) {
+          reread("\")\" at column " + std::to_string(lx.column) + " ignored: it closes nothing");
+          continue;
+        }
+        --open;
+      }
+      kept.push_back(std::move(lx));
+    }
+    lx_ = std::move(kept);
+  }
+
+  // A plain NEAR or ADJ (no /n) between `left` and `right` is an operator only
+  // if each is a word the index has, or a phrase: "DRIFTS NEAR THE EQUATOR"
+  // means the word "near".
+  bool near_operand(const Lexeme& lx) const {
+    if (lx.kind == Kind::kPhrase) return true;
+    if (lx.kind != Kind::kWord || lx.text.find('*') != std::string::npos) return false;
+    const auto terms = analyzer_.terms(display_text(lx.text));
+    return std::any_of(terms.begin(), terms.end(), [](const std::string& t) { return !analysis::is_stop_word(t); });
+  }
+
+  // Operator words that cannot be operators where they stand are words, as a
+  // person pasting prose means them: an operator with no operand on a side it
+  // needs one (a trailing AND, "OR" first), a plain NEAR beside a stop word. Left
+  // to right, so a word read so becomes the next operator's operand.
+  void read_misplaced_operators_as_words(bool all) {
+    for (std::size_t i = 0; i < lx_.size(); ++i) {
+      Lexeme& op = lx_[i];
+      if (!is_operator_word(op.kind)) continue;
+      const Kind before = i == 0 ? Kind::kOpen : lx_[i - 1].kind;
+      const Kind after = lx_[i + 1].kind;  // lx_ ends with kEnd
+      bool fits = true;
+      switch (op.kind) {
+        case Kind::kNot:
+          fits = starts_operand(after);
+          break;
+        case Kind::kAnd:
+          fits = ends_operand(before) && (starts_operand(after) || after == Kind::kNot);
+          break;
+        case Kind::kNear:
+        case Kind::kAdj:
+          // NEAR/n is syntax and nothing else: where it is wrong, the error says so.
+          if (op.text.find('/') != std::string::npos) break;
+          fits = ends_operand(before) && starts_operand(after) && near_operand(lx_[i - 1]) &&
+                 near_operand(lx_[i + 1]);
+          break;
+        default:
+          fits = ends_operand(before) && starts_operand(after);
+      }
+      if (all || !fits) {
+        if (!all) reread(op.text + " at column " + std::to_string(op.column) + " read as a word");
+        op.kind = Kind::kWord;
+      }
+    }
   }
 
   [[noreturn]] void missing_operand(const Lexeme& op, const char* side) {
@@ -252,10 +390,6 @@ class Grammar {
   // Throws if `e` nests deeper than the limit, `at` being where it went past it.
   void check_depth(const Expr& e, const Lexeme& at) const {
     if (e.depth > ctx_.max_depth) too_deep(at);
-  }
-
-  static bool starts_operand(Kind k) {
-    return k == Kind::kWord || k == Kind::kPhrase || k == Kind::kOpen || k == Kind::kField;
   }
 
   // query := clause+ ; the default operator between clauses is OR, with '+'
@@ -435,12 +569,15 @@ class Grammar {
     return out;
   }
 
-  // a NEAR/n b NEAR/n c: the words all within n positions of each other (ADJ: in order).
+  // a NEAR/n b NEAR/n c: the operands all within n positions of each other (ADJ:
+  // in order). An operand is a word or a phrase ("world models" NEAR robustness,
+  // as Lucene's span queries allow): the phrase must be found, and its words
+  // count in the group as if written there one by one.
   Expr near_expr() {
     std::size_t start = pos_;
     Expr first = primary();
     if (peek().kind != Kind::kNear && peek().kind != Kind::kAdj) return first;
-    std::vector<std::string> terms{single_term(lx_[start])};
+    std::vector<Words> operands{near_operand_words(lx_[start])};
     Kind kind = peek().kind;
     unsigned distance = peek().distance;
     while (peek().kind == Kind::kNear || peek().kind == Kind::kAdj) {
@@ -450,17 +587,30 @@ class Grammar {
                          op.column, "use parentheses, or one operator for the whole group");
       }
       distance = std::max(distance, op.distance);
-      // A phrase or group after NEAR gets the "single words" error, at its column.
       if (!starts_operand(peek().kind)) missing_operand(op, "after");
-      terms.push_back(single_term(take()));
+      operands.push_back(near_operand_words(take()));
     }
-    count_terms(terms.size(), lx_[start]);
     // Xapian's window spans the words themselves: n positions apart means a
-    // window of n + (words - 1).
-    auto order = kind == Kind::kNear ? WordOrder::kAny : WordOrder::kAsWritten;
-    return count_check(positional_expr(words_query(
-                           {order, terms, static_cast<Xapian::termcount>(distance + terms.size() - 1)}, values_)),
-                       lx_[start]);
+    // window of n + (words - 1); a phrase spans its own window.
+    Words group{kind == Kind::kNear ? WordOrder::kAny : WordOrder::kAsWritten, {}, 0};
+    Xapian::termcount span = 0;
+    for (const auto& w : operands) {
+      group.terms.insert(group.terms.end(), w.terms.begin(), w.terms.end());
+      span += w.window;
+    }
+    group.window = static_cast<Xapian::termcount>(distance + span - 1);
+    count_terms(group.terms.size(), lx_[start]);
+    Expr out = count_check(positional_expr(words_query(group, values_)), lx_[start]);
+    for (const auto& w : operands) {
+      if (w.terms.size() < 2) continue;
+      // The phrase only filters: its words weigh in the group already.
+      Expr phrase = count_check(positional_expr(words_query(w, values_)), lx_[start]);
+      Expr both = combine(Xapian::Query::OP_FILTER, out, phrase);
+      both.required = out.required;
+      both.required.insert(both.required.end(), phrase.required.begin(), phrase.required.end());
+      out = std::move(both);
+    }
+    return out;
   }
 
   // ": the index sees qwen 3": why text the user wrote as one word is several
@@ -469,22 +619,21 @@ class Grammar {
     return terms.size() > 1 ? ": the index sees " + join(terms, " ") : "";
   }
 
-  std::string single_term(const Lexeme& lx) {
-    std::vector<std::string> terms;
-    if (lx.kind == Kind::kWord && lx.text.find('*') == std::string::npos) {
-      terms = analyzer_.terms(display_text(lx.text));
+  // The words of one operand of NEAR or ADJ: a word, or a phrase (quoted, or a
+  // word the index sees as several: "text-only").
+  Words near_operand_words(const Lexeme& lx) {
+    if ((lx.kind != Kind::kWord && lx.kind != Kind::kPhrase) || lx.text.find('*') != std::string::npos) {
+      throw QueryError("NEAR and ADJ take words or quoted phrases; '" + lx.text + "' at column " +
+                           std::to_string(lx.column) + " is neither",
+                       lx.column, "put a word or a quoted phrase on each side of the operator");
     }
-    if (terms.size() != 1) {
-      throw QueryError("NEAR and ADJ take single words; '" + lx.text + "' at column " +
-                           std::to_string(lx.column) + " is not one" + words_seen(terms),
-                       lx.column, "use a quoted phrase for words that must be adjacent");
-    }
-    if (analysis::is_stop_word(terms[0])) {
+    Words w = phrase_words(analyzer_.terms(display_text(lx.text)));
+    if (w.terms.empty()) {
       throw QueryError("'" + lx.text + "' at column " + std::to_string(lx.column) +
-                           " is a stop word, which the index leaves out",
+                           " has no word the index keeps (stop words are left out)",
                        lx.column, "NEAR and ADJ need words the index has; leave the stop word out");
     }
-    return terms[0];
+    return w;
   }
 
   Expr primary() {
@@ -492,19 +641,20 @@ class Grammar {
     switch (lx.kind) {
       case Kind::kOpen: {
         if (peek().kind == Kind::kClose) {
-          throw QueryError("empty parentheses at column " + std::to_string(lx.column), lx.column,
-                           "put words inside, or remove them");
+          reread("empty parentheses at column " + std::to_string(lx.column) + " ignored");
+          take();
+          return Expr();
         }
         // The grammar recurses once per '(': bounded, so no input exhausts the stack.
         if (open_groups_ == ctx_.max_depth) too_deep(lx);
         ++open_groups_;
         Expr inner = sequence();
         --open_groups_;
-        if (peek().kind != Kind::kClose) {
-          throw QueryError("unbalanced '(' at column " + std::to_string(lx.column) + ": missing ')'",
-                           lx.column, "add the closing ')'");
+        if (peek().kind == Kind::kClose) {
+          take();
+        } else {  // "(EL1 may be given as EL/1; I don't remember"
+          reread("\"(\" at column " + std::to_string(lx.column) + " closed where the query ends");
         }
-        take();
         return inner;
       }
       case Kind::kWord:
@@ -708,6 +858,7 @@ class Grammar {
   const analysis::Analyzer& analyzer_;
   const ParserContext& ctx_;
   std::vector<std::string>* notes_;
+  std::vector<std::string>* rereadings_;
   std::vector<std::string> stop_words_;  // of the query, each once
   PositionValuesRef values_;             // shared by the query's position checks
   std::size_t terms_ = 0;                // counted so far (ParserContext::max_terms)
@@ -731,10 +882,40 @@ void check_length(std::string_view text, const ParserContext& ctx) {
 
 }  // namespace
 
-Xapian::Query Parser::parse(std::string_view query, std::vector<std::string>* notes,
-                            PositionChecks* deferred) const {
+Xapian::Query Parser::parse(std::string_view query, std::vector<std::string>* notes, PositionChecks* deferred,
+                            std::vector<std::string>* rereadings) const {
   check_length(query, context_);
-  return Grammar(lex(query), analyzer_, context_, notes).parse(deferred);
+  const std::size_t noted = notes != nullptr ? notes->size() : 0;
+  std::vector<std::string> read;
+  try {
+    Xapian::Query q = Grammar(lex(query, &read), analyzer_, context_, notes, &read).parse(deferred);
+    if (rereadings != nullptr) rereadings->insert(rereadings->end(), read.begin(), read.end());
+    return q;
+  } catch (const QueryError&) {
+    if (!in_capitals(query)) throw;
+  }
+  // An all-capitals question ("MEASUREMENTS OF IONOSPHERIC DRIFTS NEAR THE
+  // EQUATOR") is prose: its operator words are words.
+  if (notes != nullptr) notes->resize(noted);
+  read.clear();
+  Xapian::Query q = Grammar(lex(query, &read), analyzer_, context_, notes, &read, true).parse(deferred);
+  if (rereadings != nullptr) {
+    rereadings->insert(rereadings->end(), read.begin(), read.end());
+    rereadings->push_back("the query is in capitals: its operator words read as words");
+  }
+  return q;
+}
+
+bool Parser::only_words(std::string_view query, std::vector<std::string>* rereadings) const {
+  if (query.size() > context_.max_query_bytes) return false;  // parse() says why
+  std::vector<std::string> read;
+  try {
+    if (!Grammar(lex(query, &read), analyzer_, context_, nullptr, &read).only_words()) return false;
+  } catch (const QueryError&) {
+    return false;  // parse() says why
+  }
+  if (rereadings != nullptr) rereadings->insert(rereadings->end(), read.begin(), read.end());
+  return true;
 }
 
 Xapian::Query Parser::parse_plain(std::string_view text, std::vector<std::string>* notes) const {

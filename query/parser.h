@@ -17,6 +17,12 @@ namespace abstracts::query {
 class AcronymSource;
 class Deadline;
 
+// A query of this many distinct words or more is a question or a claim, not
+// keywords: its hyphenated words are words, as plain text reads them (a
+// keyword query keeps "text-only" a phrase). The ranking's own threshold for
+// questions (RankingOptions::feedback_min_words, proximity_min_words) is 4 too.
+inline constexpr std::size_t kQuestionWords = 4;
+
 // What the parser may consult besides the analyzer.
 struct ParserContext {
   // Trailing wildcards expand against this index's words. Without it they become
@@ -62,9 +68,10 @@ struct ParserContext {
 // without ranking; title: matches words of the title and ranks. Filter clauses
 // always restrict the query; filters on one field are ORed, on different fields ANDed.
 //
-// Throws QueryError with the 1-based column for an empty query, unbalanced
-// parentheses or quotes, an operator with a missing operand, an unknown field,
-// a bad year, a NEAR/ADJ operand that is not one word, a wildcard that matches
+// Prose is read as words (see parse()). Throws QueryError with the 1-based
+// column for what only syntax can mean and is wrong: an empty query, a query of
+// stop words only, a field with nothing after it, a bad year, NEAR/x, a NEAR/n
+// or ADJ/n operand that is neither a word nor a phrase, a wildcard that matches
 // too many words, and a query past one of the ParserContext's bounds (too long,
 // too many terms, nested too deep). Parsing takes time linear in the query's
 // length (the wildcards' and acronyms' index lookups aside).
@@ -76,12 +83,28 @@ class Parser {
   // Parses `query`. If `notes` is given, appends one line for each expansion
   // applied (stems, acronyms, wildcards), for --explain. If `deferred` is given,
   // the phrases and proximity groups the query cannot match without move there
-  // (query/positional.h), and the search must pass it to Enquire::get_mset.
+  // (query/positional.h), and the search must pass it to Enquire::get_mset. If
+  // `rereadings` is given, appends one line for each part of the query read
+  // otherwise than its syntax says, to make sense of prose: a name before a
+  // colon that is no field is a word, a quote or '(' left open is closed where
+  // the query ends, a ')' that closes nothing is left out, an operator word
+  // that cannot be an operator where it stands is a word ("NEAR THE", a
+  // trailing AND), and so is every operator word of a query in capitals whose
+  // operators make no sense.
   Xapian::Query parse(std::string_view query, std::vector<std::string>* notes = nullptr,
-                      PositionChecks* deferred = nullptr) const;
+                      PositionChecks* deferred = nullptr, std::vector<std::string>* rereadings = nullptr) const;
+
+  // Whether `query`, read as parse() reads it, is only words: no operator,
+  // phrase, field, group, wildcard or '+'/'-'. A word the index sees as several
+  // ("text-only") is a phrase, unless the query is a question (kQuestionWords).
+  // Such a query means the same as
+  // plain text and is ranked as such (Index::search). Appends its rereadings (as
+  // parse() would) to `rereadings`. False for a query parse() would refuse.
+  bool only_words(std::string_view query, std::vector<std::string>* rereadings = nullptr) const;
 
   // Natural-language text, with no syntax: every term of `text` combined with
-  // the default operator. Throws QueryError if `text` has no searchable words,
+  // the default operator; a word in capitals that is a learned acronym also
+  // matches its long forms. Throws QueryError if `text` has no searchable words,
   // or is past max_query_bytes or max_terms.
   Xapian::Query parse_plain(std::string_view text, std::vector<std::string>* notes = nullptr) const;
 

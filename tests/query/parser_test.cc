@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "abstracts/error.h"
 #include "engine/analysis/analyzer.h"
@@ -216,33 +217,75 @@ TEST_P(ParserError, ThrowsWithColumn) {
 const ErrorCase kErrors[] = {
     {"", 1, "empty query"},
     {"   ", 1, "empty query"},
-    {"\"unbalanced", 1, "never closed"},
-    {"graph \"unbalanced", 7, "never closed"},
-    {"\u201cunbalanced", 1, "never closed"},
-    {"(a", 1, "'('"},
-    {"graph (a OR (b)", 7, "'('"},
-    {"a )", 3, "')'"},
-    {")", 1, "')'"},
-    {"a AND", 3, "AND"},
-    {"a AND NOT", 3, "AND"},
-    {"a AND OR b", 3, "AND"},
-    {"a OR", 3, "OR"},
-    {"(a OR) b", 4, "OR"},
-    {"OR b", 1, "OR"},
-    {"AND b", 1, "AND"},
-    {"()", 1, "empty parentheses"},
-    {"a ( )", 3, "empty parentheses"},
-    {"NOT", 1, "NOT"},
-    {"a NOT", 3, "NOT"},
     {"$", 1, "no searchable words"},
     {"$ % &", 1, "no searchable words"},
     {"-", 1, "no searchable words"},
-    // Columns count characters, not bytes: "Pokémon" is 7 characters, 8 bytes.
-    {"Pokémon )", 9, "')'"},
-    {"Pokémon AND", 9, "AND"},
-    {"\u201cPokémon\u201d OR", 11, "OR"},
+    // What only syntax can mean and is wrong stays an error (issue 17).
+    {"the of", 1, "only stop words"},
+    {"graph title:", 7, "has no value"},
+    {"NEAR/x graph", 1, "needs a distance"},
+    {"graph NEAR/3 the", 14, "stop words are left out"},
+    {"graph NEAR/3 (a b)", 14, "'(' at column 14 is neither"},
 };
 INSTANTIATE_TEST_SUITE_P(Errors, ParserError, ::testing::ValuesIn(kErrors));
+
+// Issue 17: what a person types as prose is read as words, never an error, and
+// each reading is said in a note. These queries were errors before.
+struct RereadCase {
+  const char* query;
+  const char* description;
+  const char* note;  // part of the one note expected
+};
+
+void PrintTo(const RereadCase& c, std::ostream* os) { *os << '`' << c.query << '`'; }
+
+class ParserRereads : public ::testing::TestWithParam<RereadCase> {};
+
+TEST_P(ParserRereads, ReadsProseAsWordsAndSaysSo) {
+  const RereadCase& c = GetParam();
+  analysis::Analyzer analyzer;
+  std::vector<std::string> rereadings;
+  const std::string got = abstracts::query::describe(Parser(analyzer).parse(c.query, nullptr, nullptr, &rereadings));
+  EXPECT_EQ(got, c.description) << "query: " << c.query;
+  ASSERT_EQ(rereadings.size(), 1u) << "query: " << c.query;
+  EXPECT_NE(rereadings[0].find(c.note), std::string::npos) << "query: " << c.query << "\nnote: " << rereadings[0];
+}
+
+const RereadCase kRereadings[] = {
+    // A quote or '(' never closed is closed where the query ends.
+    {"\"unbalanced", "Query(unbalanc)", "quote at column 1 closed where the query ends"},
+    {"graph \"unbalanced", "Query((graph OR unbalanc))", "quote at column 7 closed"},
+    {"\u201cunbalanced", "Query(unbalanc)", "quote at column 1 closed"},
+    {"(graph", "Query(graph)", "\"(\" at column 1 closed where the query ends"},
+    {"graph (a OR (b)", "Query((graph OR b))", "\"(\" at column 7 closed"},
+    // A ')' that closes nothing is left out ("1) bile duct").
+    {"graph )", "Query(graph)", "\")\" at column 7 ignored"},
+    {"1) bile duct", "Query((1 OR bile OR duct))", "\")\" at column 2 ignored"},
+    // An operator word with no operand where it needs one is a word.
+    {"graph AND", "Query(graph)", "AND at column 7 read as a word"},
+    {"graph AND NOT", "Query(graph)", "NOT at column 11 read as a word"},
+    {"graph AND OR neural", "Query((graph OR neural))", "AND at column 7 read as a word"},
+    {"graph OR", "Query(graph)", "OR at column 7 read as a word"},
+    {"(graph OR) neural", "Query((graph OR neural))", "OR at column 8 read as a word"},
+    {"OR graph", "Query(graph)", "OR at column 1 read as a word"},
+    {"AND graph", "Query(graph)", "AND at column 1 read as a word"},
+    {"graph NOT", "Query(graph)", "NOT at column 7 read as a word"},
+    {"DRIFTS NEAR THE EQUATOR", "Query((drift OR near OR equat))", "NEAR at column 8 read as a word"},
+    // A name before a colon that is no field, or a field's name with a space
+    // after its colon, is a word ("Some examples: Rabin").
+    {"Some examples: Rabin", "Query((some OR exampl OR rabin))", "\"examples:\" at column 6 is no field"},
+    {"ratio:3 graph", "Query(((ratio PHRASE 2 3) OR graph))", "\"ratio:3\" at column 1 is no field"},
+    {"year: 2026", "Query((year OR 2026))", "\"year:\" at column 1 has a space after its colon"},
+    // Empty parentheses are left out.
+    {"graph ()", "Query(graph)", "empty parentheses at column 7 ignored"},
+    // Columns count characters, not bytes: "Pokémon" is 7 characters, 8 bytes.
+    {"Pokémon )", "Query(pokemon)", "\")\" at column 9 ignored"},
+    {"Pokémon AND", "Query(pokemon)", "AND at column 9 read as a word"},
+    {"\u201cPokémon\u201d OR", "Query(pokemon)", "OR at column 11 read as a word"},
+    // A query in capitals whose operators make no sense is words.
+    {"IONOSPHERIC DRIFTS NEAR/3 THE EQUATOR", "Query((ionospher OR drift OR (near PHRASE 2 3) OR equat))", "in capitals"},
+};
+INSTANTIATE_TEST_SUITE_P(Issue17, ParserRereads, ::testing::ValuesIn(kRereadings));
 
 // Issue 16: the bounds of a query (ParserContext's defaults). Nested parentheses
 // overflowed the parser's stack, and long queries ran for minutes.
@@ -353,7 +396,8 @@ TEST(Issue16Limits, PlainTextHasTheSameBounds) {
     Parser(analyzer).parse_plain(times("graph ", 1001));
     ADD_FAILURE() << "1001 words parsed";
   } catch (const QueryError& e) {
-    EXPECT_NE(std::string(e.what()).find("1001 words to search for, more than the 1000"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("more than 1000 terms once expanded, reached at column 6001"),
+              std::string::npos)
         << e.what();
     EXPECT_FALSE(e.hint().empty());
   }
