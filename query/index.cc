@@ -52,28 +52,38 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
     query::AcronymLookup acronyms(db, analyzer);
     if (options.expand_acronyms) context.acronyms = &acronyms;
     query::Parser parser(analyzer, context);
-    const bool plain = options.syntax == QuerySyntax::kPlainText;
+    const bool language = options.syntax == QuerySyntax::kQueryLanguage;
     SearchResults results;
+    // A query of words alone means what the same plain text means, and ranks so.
+    std::vector<std::string> rereadings;
+    const bool plain = !language || parser.only_words(text, &rereadings);
     // Runs `q`: the query as asked, as ranked, and its matches; its expansion
-    // notes go to `notes` (for --explain).
+    // notes go to `notes` (for --explain), its rereadings to `reread`.
     struct Run {
       Xapian::Query asked, query;
       query::FeedbackWeights feedback;
       query::Ranking ranking;
     };
-    auto run = [&](std::string_view q, std::vector<std::string>& notes) {
+    auto run = [&](std::string_view q, std::vector<std::string>& notes, std::vector<std::string>* reread) {
       auto* keep = options.explain ? &notes : nullptr;
       Run r;
       query::PositionChecks checks(db);  // the phrases every hit needs, checked on the best candidates only
-      r.asked = plain ? parser.parse_plain(q, keep) : parser.parse(q, keep, &checks);
+      r.asked = plain ? parser.parse_plain(q, keep) : parser.parse(q, keep, &checks, reread);
       deadline.check();
       const Xapian::MatchDecider* decider = checks.empty() ? nullptr : &checks;
       r.query = query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback, &deadline);
+      if (!options.within_ids.empty()) {
+        std::vector<Xapian::Query> ids;
+        for (const auto& id : options.within_ids) ids.emplace_back(schema::id_term(id));
+        r.query = Xapian::Query(Xapian::Query::OP_FILTER, r.query,
+                                Xapian::Query(Xapian::Query::OP_OR, ids.begin(), ids.end()));
+      }
       Xapian::Enquire enquire(db);
       enquire.set_query(r.query);
       enquire.set_weighting_scheme(query::bm25(options.ranking, &deadline));
       r.ranking = query::best_hits(db, enquire, r.asked, query::count_user_words(r.asked), options.ranking,
-                                   options.offset, options.limit, decider);
+                                   options.offset, options.limit, decider,
+                                   options.count_all_matches ? db.get_doccount() : 0);
       if (keep != nullptr && r.ranking.rescored) {
         keep->push_back("proximity: the " + std::to_string(options.ranking.proximity_depth) +
                         " best hits scored up by how much of the query one stretch of " +
@@ -81,19 +91,26 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       }
       return r;
     };
-    Run ran = run(text, results.expansions);
-    if (!plain) results.suggestion = query::correct_query(db, stored, text, analyzer);
+    Run ran = run(text, results.expansions, &rereadings);
+    results.notes = rereadings;
+    if (language) results.suggestion = query::correct_query(db, stored, text, analyzer);
     if (ran.ranking.hits.empty() && options.correct_spelling && !results.suggestion.empty()) {
       std::vector<std::string> notes;
-      Run corrected = run(results.suggestion, notes);
-      if (!corrected.ranking.hits.empty()) {
-        ran = std::move(corrected);
-        results.expansions = std::move(notes);  // explain the query whose hits are shown
-        results.corrected = true;
+      try {
+        Run corrected = run(results.suggestion, notes, nullptr);
+        if (!corrected.ranking.hits.empty()) {
+          ran = std::move(corrected);
+          results.expansions = std::move(notes);  // explain the query whose hits are shown
+          results.corrected = true;
+        }
+      } catch (const QueryError&) {
+        // A correction that does not parse ("ICE NEAR/3 THE" made lower case no
+        // longer reads as prose in capitals) is no correction.
       }
     }
     if (options.explain) {
       results.parsed = query::describe(ran.query);
+      for (const auto& n : results.notes) results.expansions.push_back("note: " + n);
       if (results.corrected) {
         results.expansions.push_back("spelling: nothing found, searched for \"" + results.suggestion + "\" instead");
       } else if (!results.suggestion.empty()) {

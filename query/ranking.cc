@@ -52,14 +52,15 @@ std::size_t count_user_words(const Xapian::Query& query) {
 
 Ranking best_hits(const Xapian::Database& db, const Xapian::Enquire& enquire, const Xapian::Query& asked,
                   std::size_t user_words, const RankingOptions& r, std::size_t offset, std::size_t limit,
-                  const Xapian::MatchDecider* checks) {
+                  const Xapian::MatchDecider* checks, Xapian::doccount check_at_least) {
   if (r.proximity_weight <= 0 || r.proximity_depth == 0 || r.proximity_min_words == 0 ||
       user_words < r.proximity_min_words) {
-    return as_ranking(enquire.get_mset(static_cast<Xapian::doccount>(offset),
-                                       static_cast<Xapian::doccount>(limit), nullptr, checks));
+    return as_ranking(enquire.get_mset(static_cast<Xapian::doccount>(offset), static_cast<Xapian::doccount>(limit),
+                                       check_at_least, nullptr, checks));
   }
   const auto wanted = std::max<std::size_t>(r.proximity_depth, offset + limit);
-  Ranking ranking = as_ranking(enquire.get_mset(0, static_cast<Xapian::doccount>(wanted), nullptr, checks));
+  Ranking ranking =
+      as_ranking(enquire.get_mset(0, static_cast<Xapian::doccount>(wanted), check_at_least, nullptr, checks));
   ranking.rescored = true;
   const Proximity proximity(db, asked, r.proximity_window);
   auto& hits = ranking.hits;
@@ -80,10 +81,15 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
                    const Xapian::MatchDecider* checks, std::vector<std::string>* notes,
                    FeedbackWeights* feedback, const Deadline* deadline) {
   if (plain && r.plain_text_stopwords) {
-    // A plain-text query is a flat OR of its terms: rebuild it without function words.
+    // A plain-text query is a flat OR of its words (an acronym's group among
+    // them): rebuild it without function words.
+    const bool or_of_parts = query.get_type() == Xapian::Query::OP_OR;
+    const std::size_t n = or_of_parts ? query.get_num_subqueries() : 1;
     std::vector<Xapian::Query> kept;
-    for (auto t = query.get_terms_begin(); t != query.get_terms_end(); ++t) {
-      if (!is_function_word(*t)) kept.emplace_back(*t);
+    for (std::size_t i = 0; i < n; ++i) {
+      Xapian::Query part = or_of_parts ? query.get_subquery(i) : query;
+      const bool word = part.get_type() == Xapian::Query::LEAF_TERM;
+      if (!word || !is_function_word(*part.get_terms_begin())) kept.push_back(std::move(part));
     }
     if (!kept.empty()) query = Xapian::Query(Xapian::Query::OP_OR, kept.begin(), kept.end());
   }

@@ -67,10 +67,11 @@ std::size_t count_user_words(const Xapian::Query& q);
 // Hits `offset` to `offset + limit` of `enquire`'s query. When `asked`, written
 // with `user_words` distinct words (count_user_words), is a question or claim
 // (RankingOptions::proximity_min_words), the best proximity_depth are first
-// rescored by how close together they have its words.
+// rescored by how close together they have its words. The MSet counts at least
+// `check_at_least` matches exactly (Xapian's get_mset).
 Ranking best_hits(const Xapian::Database& db, const Xapian::Enquire& enquire, const Xapian::Query& asked,
                   std::size_t user_words, const RankingOptions& r, std::size_t offset, std::size_t limit,
-                  const Xapian::MatchDecider* checks);
+                  const Xapian::MatchDecider* checks, Xapian::doccount check_at_least = 0);
 
 // The query as ranked: with a title boost and pseudo-relevance feedback when the
 // options ask for them. The set of matches only grows for plain text (where

@@ -54,7 +54,8 @@ SearchResults similar(Xapian::Database& db, const compression::Decompressor& sto
                         Xapian::Query(Xapian::Query::OP_OR, given.begin(), given.end()));
   enquire.set_query(query);
   Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(options.offset),
-                                       static_cast<Xapian::doccount>(options.limit));
+                                       static_cast<Xapian::doccount>(options.limit),
+                                       options.count_all_matches ? db.get_doccount() : 0);
   if (options.explain) {
     results.parsed = describe(query);
     std::string line = "similar: by";

@@ -92,15 +92,32 @@ TEST_F(Feedback, KeywordQueriesAreNeverWidened) {
   EXPECT_FALSE(has_note(r, "feedback:"));
 }
 
+// A query with operators keeps its matches: feedback only ranks them.
 TEST_F(Feedback, QueryLanguageKeepsItsMatches) {
   SearchOptions o = plain();
   o.syntax = QuerySyntax::kQueryLanguage;
-  for (const char* q : {"quokka marmot wombat numbat", "quokka AND marmot AND wombat AND numbat"}) {
+  for (const char* q : {"quokka AND marmot AND wombat AND numbat", "+quokka marmot wombat numbat"}) {
     SCOPED_TRACE(q);
     const auto with = index().search(q, o);
     EXPECT_TRUE(has_note(with, "feedback: "));
     EXPECT_EQ(hit_ids(with), (std::set<std::string>{"q1", "q2", "q3"}));
     EXPECT_EQ(hit_ids(with), hit_ids(index().search(q, without_feedback(o))));
+  }
+}
+
+// Issue 17: words alone mean the same in the query language as in plain text,
+// and rank the same, feedback's added matches included.
+TEST_F(Feedback, WordsAloneRankAsPlainTextInTheQueryLanguage) {
+  SearchOptions o = plain();
+  o.syntax = QuerySyntax::kQueryLanguage;
+  const char* q = "quokka marmot wombat numbat";
+  const auto language = index().search(q, o);
+  const auto text = index().search(q, plain());
+  EXPECT_EQ(hit_ids(language), (std::set<std::string>{"q1", "q2", "q3", "topic"}));
+  ASSERT_EQ(language.hits.size(), text.hits.size());
+  for (std::size_t i = 0; i < text.hits.size(); ++i) {
+    EXPECT_EQ(language.hits[i].abstract.id, text.hits[i].abstract.id) << "rank " << i + 1;
+    EXPECT_DOUBLE_EQ(language.hits[i].score, text.hits[i].score) << "rank " << i + 1;
   }
 }
 

@@ -74,6 +74,16 @@ struct SearchOptions {
   bool expand_acronyms = true;
   // Fill SearchResults::parsed and ::expansions and Hit::explanation.
   bool explain = false;
+  // Only these abstracts can be hits (by id; an unknown id is ignored); empty:
+  // every abstract. Ranking and spelling correction are as in a search of the
+  // whole index: a reading list's search (examples/reading-list/). Safer than
+  // adding id: clauses to the query text, which the query language's reading
+  // of prose (an unbalanced parenthesis closed or left out) could undo.
+  std::vector<std::string> within_ids{};
+  // Count every match, so that SearchResults::matches is exact rather than
+  // Xapian's estimate. Costs a pass over all of them (for a phrase, a positions
+  // check of each).
+  bool count_all_matches = false;
   // Stop a search still running after this many seconds with a QueryError
   // (0: no limit). A real question takes milliseconds; docs/query-language.md,
   // "Limits", has this and the bounds of the query text itself.
@@ -112,13 +122,18 @@ struct Hit {
 
 struct SearchResults {
   std::vector<Hit> hits;
-  // Estimated number of matching abstracts in the whole index.
+  // The number of matching abstracts in the whole index: Xapian's estimate,
+  // exact with SearchOptions::count_all_matches.
   std::size_t estimated_matches = 0;
   // "Did you mean": the query with each word the index does not have replaced
   // by the closest word it has; "" when every word is known (or none is close).
   std::string suggestion;
   // True when the query matched nothing and `hits` are those of `suggestion`.
   bool corrected = false;
+  // What the query language read otherwise than its syntax would, to make sense
+  // of prose (docs/query-language.md): one line each, such as `"examples:" is no
+  // field: read as a word`. Empty for a query that says what it means.
+  std::vector<std::string> notes;
   // How the query was understood (SearchOptions::explain): the Xapian query,
   // and one line per expansion applied (stems, acronyms, wildcards).
   std::string parsed;
