@@ -57,7 +57,7 @@ RankingOptions ranking_from_env() {
 // $ABSTRACTS_DEFAULT_OPERATOR=AND or OR: the experiment behind the query
 // language's default operator. Each query's words, stripped of punctuation, are
 // joined with " AND " or " " (the default operator, OR) and searched with the
-// query language, as the CLI would, instead of as plain text. Empty: plain text.
+// query language, instead of as typed. Empty: as typed.
 std::string query_language_operator() {
   const char* op = std::getenv("ABSTRACTS_DEFAULT_OPERATOR");
   if (op == nullptr || std::string(op).empty()) return "";
@@ -87,9 +87,9 @@ std::string join_words(const std::string& text, const std::string& op) {
 
 }  // namespace
 
-Run run_engine(const Collection& collection) {
+Run run_engine(const Collection& collection, QuerySyntax syntax) {
   Run run;
-  run.system = "engine";
+  run.system = syntax == QuerySyntax::kQueryLanguage ? "engine" : "engine (plain text)";
   TempDir dir;
   const auto index_dir = dir.path() / "index";
 
@@ -103,14 +103,15 @@ Run run_engine(const Collection& collection) {
   run.index_seconds = seconds_since(start);
 
   const Index index = Index::open(index_dir);
+  // The library's defaults, as `abstracts search` has them: a question goes
+  // through the query language as typed, spelling correction and acronyms on.
   SearchOptions options;
   options.limit = kDepth;
   options.snippets = false;
-  options.syntax = QuerySyntax::kPlainText;
+  options.syntax = syntax;
   options.ranking = ranking_from_env();
-  const std::string op = query_language_operator();
+  const std::string op = syntax == QuerySyntax::kQueryLanguage ? query_language_operator() : "";
   if (!op.empty()) {
-    options.syntax = QuerySyntax::kQueryLanguage;
     options.correct_spelling = false;  // measure the operator itself, not a rescue of it
     run.notes.push_back("words joined with " + op + " ($ABSTRACTS_DEFAULT_OPERATOR=" + op + ")");
   }

