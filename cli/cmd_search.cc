@@ -51,6 +51,11 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
       } else if (first && !results.suggestion.empty()) {
         std::cerr << "abstracts: did you mean \"" << escape_controls(results.suggestion) << "\"?\n";
       }
+      if (first && !results.notes.empty()) {
+        std::string line;
+        for (const auto& n : results.notes) line += (line.empty() ? "" : "; ") + n;
+        std::cerr << "note: " << escape_controls(line) << '\n';
+      }
       return results;
     };
     status = print_hits(args->options, args->json, ctx.use_color(), fetch) == 0 ? 1 : 0;
