@@ -83,7 +83,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       enquire.set_weighting_scheme(query::bm25(options.ranking, &deadline));
       r.ranking = query::best_hits(db, enquire, r.asked, query::count_user_words(r.asked), options.ranking,
                                    options.offset, options.limit, decider,
-                                   options.count_all_matches ? db.get_doccount() : 0);
+                                   query::check_at_least(db, options));
       if (keep != nullptr && r.ranking.rescored) {
         keep->push_back("proximity: the " + std::to_string(options.ranking.proximity_depth) +
                         " best hits scored up by how much of the query one stretch of " +
@@ -93,7 +93,17 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
     };
     Run ran = run(text, results.expansions, &rereadings);
     results.notes = rereadings;
-    if (language) results.suggestion = query::correct_query(db, stored, text, analyzer);
+    if (language) {
+      results.suggestion = query::correct_query(db, stored, text, analyzer);
+      // A correction that does not parse ("ICE NEAR/3 THE" with a word made lower
+      // case no longer reads as prose in capitals) is no correction.
+      try {
+        query::PositionChecks unused(db);
+        if (!results.suggestion.empty()) parser.parse(results.suggestion, nullptr, &unused, nullptr);
+      } catch (const QueryError&) {
+        results.suggestion.clear();
+      }
+    }
     if (ran.ranking.hits.empty() && options.correct_spelling && !results.suggestion.empty()) {
       std::vector<std::string> notes;
       try {
@@ -104,8 +114,8 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
           results.corrected = true;
         }
       } catch (const QueryError&) {
-        // A correction that does not parse ("ICE NEAR/3 THE" made lower case no
-        // longer reads as prose in capitals) is no correction.
+        // The correction's search failed (its time limit): the query's own
+        // empty results stand.
       }
     }
     if (options.explain) {

@@ -5,7 +5,8 @@
 //   bit 0  parse_plain() (natural-language text) instead of parse() (the syntax);
 //   bit 1  with a small index, as Index::search has it: wildcards expand against
 //          its words, acronyms against its definitions, phrases are deferred to
-//          PositionChecks, the spelling is corrected, and the query is run;
+//          PositionChecks, and the query is run; Index::search on it offers
+//          a spelling correction that must itself be a query;
 //          without it, as the parser's unit tests have it (ParserContext{});
 //   bit 2  with the notes --explain shows.
 // QueryError (an abstracts::Error), with a column inside the query, is the
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "abstracts/error.h"
+#include "abstracts/index.h"
 #include "abstracts/writer.h"
 #include "engine/analysis/analyzer.h"
 #include "engine/compression.h"
@@ -31,7 +33,6 @@
 #include "query/acronym_table.h"
 #include "query/parser.h"
 #include "query/positional.h"
-#include "query/spelling.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace abstracts::fuzz {
@@ -54,7 +55,7 @@ const char* const kAbstracts[] = {
 // `abstracts index` does) in a directory of its own, removed when the process
 // exits; opened as Index::search opens one.
 struct SmallIndex {
-  SmallIndex() : db(write().string()), stored(schema::dictionary_of(db)) {}
+  SmallIndex() : path(write()), db(path.string()), stored(schema::dictionary_of(db)) {}
 
   static std::filesystem::path write() {
     static std::string dir = "/tmp/abstracts-fuzz-XXXXXX";
@@ -71,6 +72,7 @@ struct SmallIndex {
     return index;
   }
 
+  std::filesystem::path path;
   Xapian::Database db;
   compression::Decompressor stored;
 };
@@ -92,14 +94,19 @@ void parse_with_index(std::string_view text, bool plain, std::vector<std::string
   enquire.set_query(q);
   enquire.get_mset(0, 10, 0, nullptr, checks.empty() ? nullptr : &checks);
   if (plain) return;
-  // Index::search's "did you mean", and its retry with the correction.
-  const std::string suggestion = query::correct_query(index.db, index.stored, text, analyzer);
+  // Index::search's "did you mean": what it offers, the user may type, so it
+  // must parse. (correct_query() alone may change a query's reading: "NEBR THE"
+  // in capitals corrected to "near THE" reads NEAR as an operator; Index::search
+  // drops such a correction.)
+  static const Index searcher = Index::open(index.path);
+  SearchOptions options;
+  options.snippets = false;
+  const std::string suggestion = searcher.search(text, options).suggestion;
   if (!suggestion.empty()) {
-    query::PositionChecks again(index.db);
     try {
-      parser.parse(suggestion, notes, &again);
+      searcher.search(suggestion, options);
     } catch (const QueryError&) {
-      check(false, "the correction of a query that parses parses too");
+      check(false, "a correction Index::search offers parses");
     }
   }
 }

@@ -432,6 +432,26 @@ TEST_F(CorpusIndex, Issue16SearchPastItsTimeLimitIsAQueryError) {
   EXPECT_EQ(SearchOptions{}.time_limit, 10);
 }
 
+// Issue 17 (the query parser's fuzzer): a correction can change how the query
+// reads. In capitals, "NEAR" beside a stop word is prose; with "DIFUSION" made
+// "diffusion" the query is no longer in capitals, and NEAR an operator with a
+// stop word for an operand. What "did you mean" offers must be a query.
+TEST(Issue17, ACorrectionThatDoesNotParseIsNotOffered) {
+  TempDir dir;
+  {
+    auto writer = Writer::open(dir / "index");
+    writer.add(testing::make_abstract("Diffusion models diffuse noise."));
+    writer.add(testing::make_abstract("Diffusion policies for control."));
+    writer.commit();
+  }
+  const auto index = Index::open(dir / "index");
+  EXPECT_EQ(index.search("DIFUSION MODELS").suggestion, "diffusion MODELS");
+  EXPECT_THROW(index.search("\"diffusion MODELS\" NEAR \"THE\""), QueryError);
+  const SearchResults results = index.search("\"DIFUSION MODELS\" NEAR \"THE\"");
+  EXPECT_EQ(results.suggestion, "");
+  EXPECT_FALSE(results.notes.empty()) << "read as prose in capitals";
+}
+
 TEST(IndexOpen, MissingIndexThrowsIndexNotFound) {
   TempDir dir;
   EXPECT_THROW(Index::open(dir / "nothing-here"), IndexNotFound);
