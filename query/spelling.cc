@@ -65,6 +65,44 @@ std::vector<std::pair<std::size_t, std::size_t>> field_values(std::string_view q
   return ranges;
 }
 
+// The end of the operand that starts at `at`: a word, a "phrase" or a
+// (group), to its closing quote or parenthesis (or the query's end).
+std::size_t operand_end(std::string_view q, std::size_t at) {
+  if (at < q.size() && q[at] == '"') {
+    const std::size_t close = q.find('"', at + 1);
+    return close == std::string_view::npos ? q.size() : close + 1;
+  }
+  if (at < q.size() && q[at] == '(') {
+    int depth = 0;
+    for (std::size_t i = at; i < q.size(); ++i) {
+      if (q[i] == '(') ++depth;
+      if (q[i] == ')' && --depth == 0) return i + 1;
+    }
+    return q.size();
+  }
+  while (at < q.size() && q[at] != ' ' && q[at] != ')') ++at;
+  return at;
+}
+
+// Byte ranges of what the query excludes ("-survey", "NOT (a b)"): a
+// correction there would change what is left out, not what is found.
+std::vector<std::pair<std::size_t, std::size_t>> excluded(std::string_view q) {
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    const bool word_start = i == 0 || q[i - 1] == ' ' || q[i - 1] == '(';
+    if (!word_start) continue;
+    std::size_t operand = std::string_view::npos;
+    if (q[i] == '-') {
+      operand = i + 1;
+    } else if (q.substr(i, 4) == "NOT ") {
+      operand = q.find_first_not_of(' ', i + 4);
+    }
+    if (operand == std::string_view::npos || operand >= q.size()) continue;
+    ranges.emplace_back(operand, operand_end(q, operand));
+  }
+  return ranges;
+}
+
 bool is_operator(std::string_view w) {
   return w == "AND" || w == "OR" || w == "NOT" || w == "XOR" || w.substr(0, 4) == "NEAR" ||
          w.substr(0, 3) == "ADJ";
@@ -113,9 +151,10 @@ std::string correct_query(const Xapian::Database& db, const compression::Decompr
   std::string out;
   std::size_t copied = 0;
   bool changed = false;
-  const auto values = field_values(query);
+  auto left_alone = field_values(query);  // names, and what the query excludes
+  for (const auto& range : excluded(query)) left_alone.push_back(range);
   for (const auto& tok : analyzer.tokenize(query)) {
-    bool in_value = std::any_of(values.begin(), values.end(),
+    bool in_value = std::any_of(left_alone.begin(), left_alone.end(),
                                 [&](const auto& r) { return tok.begin >= r.first && tok.end <= r.second; });
     if (in_value) continue;
     std::string_view typed = query.substr(tok.begin, tok.end - tok.begin);

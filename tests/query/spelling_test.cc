@@ -124,12 +124,25 @@ TEST_F(Spelling, CorrectsEachUnknownWordOfAQuery) {
   EXPECT_EQ(correct("sparce attention"), "sparse attention");
   // The rest of the query is kept as typed.
   EXPECT_EQ(correct("  sparce   \"atention\" "), "  sparse   \"attention\" ");
-  EXPECT_EQ(correct("(sparce OR web) -atention"), "(sparse OR web) -attention");
+  EXPECT_EQ(correct("(sparce OR web) -atention"), "(sparse OR web) -atention");
+}
+
+// Issue 17: an excluded word says what to leave out; correcting it would leave
+// out something else, so "did you mean" keeps it as typed (a hyphen inside a
+// word, "sparce-atention", is no exclusion).
+TEST_F(Spelling, Issue17LeavesExcludedWordsAlone) {
+  EXPECT_EQ(correct("sparse -atention"), "");
+  EXPECT_EQ(correct("sparce -atention"), "sparse -atention");
+  EXPECT_EQ(correct("-atention sparce"), "-atention sparse");
+  EXPECT_EQ(correct("sparce NOT atention"), "sparse NOT atention");
+  EXPECT_EQ(correct("sparce NOT (atention OR agnets) mdel"), "sparse NOT (atention OR agnets) model");
+  EXPECT_EQ(correct("sparce -\"atention agnets\" mdel"), "sparse -\"atention agnets\" model");
+  EXPECT_EQ(correct("sparce-atention"), "sparse-attention");
 }
 
 TEST_F(Spelling, LeavesOperatorsFieldsNumbersAndWildcardsAlone) {
   EXPECT_EQ(correct("sparce AND atention"), "sparse AND attention");
-  EXPECT_EQ(correct("sparce OR atention NOT agnets"), "sparse OR attention NOT agents");
+  EXPECT_EQ(correct("sparce OR atention NOT agnets"), "sparse OR attention NOT agnets");
   EXPECT_EQ(correct("sparce XOR atention"), "sparse XOR attention");
   EXPECT_EQ(correct("atention NEAR/2 agnets"), "attention NEAR/2 agents");
   EXPECT_EQ(correct("atention ADJ/3 agnets"), "attention ADJ/3 agents");
