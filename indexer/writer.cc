@@ -261,6 +261,15 @@ struct Writer::Impl {
       }
     }
 
+    // A file named twice ("a.txt a.txt", or a file and its folder) is read once;
+    // the index's own files (`index .` with the index in "."), never.
+    std::unordered_set<std::string> named;
+    const std::string own = indexer::absolute_path(dir) + '/';
+    std::erase_if(files, [&](const fs::path& f) {
+      std::string name = indexer::absolute_path(f);
+      return name.starts_with(own) || !named.insert(std::move(name)).second;
+    });
+
     if (db.get_doccount() == 0 && !files.empty()) {
       indexer::BuiltGeneration built = indexer::bulk_build(dir, files, options, fail);
       db.close();
