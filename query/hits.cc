@@ -25,6 +25,8 @@ void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, co
     }
   }
   results.estimated_matches = ranking.mset.get_matches_estimated();
+  results.exact_matches = ranking.mset.get_matches_lower_bound() == ranking.mset.get_matches_upper_bound();
+  results.indexed_abstracts = db.get_doccount();
   std::size_t rank = options.offset;
   for (const auto& [it, score] : ranking.hits) {
     Hit hit;

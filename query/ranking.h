@@ -4,6 +4,7 @@
 #ifndef ABSTRACTS_QUERY_RANKING_H_
 #define ABSTRACTS_QUERY_RANKING_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <unordered_map>
@@ -58,6 +59,11 @@ struct Ranking {
 
 // The hits of `mset`, in its order, with its weights as their scores.
 Ranking as_ranking(Xapian::MSet mset);
+
+// Xapian's check_at_least for SearchOptions::count_matches_up_to.
+inline Xapian::doccount check_at_least(const Xapian::Database& db, const SearchOptions& options) {
+  return static_cast<Xapian::doccount>(std::min<std::size_t>(options.count_matches_up_to, db.get_doccount()));
+}
 
 // The number of distinct words `q` was written with: an acronym's or a
 // wildcard's expansion (OP_SYNONYM) counts as the one word that was expanded

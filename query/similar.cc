@@ -28,6 +28,8 @@ class ExpandWords : public Xapian::ExpandDecider {
 SearchResults similar(Xapian::Database& db, const compression::Decompressor& stored,
                       const std::vector<std::string>& ids, const SearchOptions& options) {
   SearchResults results;
+  results.exact_matches = true;  // until the search: none
+  results.indexed_abstracts = db.get_doccount();
   Xapian::RSet rset;
   std::vector<Xapian::Query> given;
   for (const auto& id : ids) {
@@ -55,7 +57,7 @@ SearchResults similar(Xapian::Database& db, const compression::Decompressor& sto
   enquire.set_query(query);
   Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(options.offset),
                                        static_cast<Xapian::doccount>(options.limit),
-                                       options.count_all_matches ? db.get_doccount() : 0);
+                                       check_at_least(db, options));
   if (options.explain) {
     results.parsed = describe(query);
     std::string line = "similar: by";

@@ -80,10 +80,11 @@ struct SearchOptions {
   // adding id: clauses to the query text, which the query language's reading
   // of prose (an unbalanced parenthesis closed or left out) could undo.
   std::vector<std::string> within_ids{};
-  // Count every match, so that SearchResults::matches is exact rather than
-  // Xapian's estimate. Costs a pass over all of them (for a phrase, a positions
-  // check of each).
-  bool count_all_matches = false;
+  // Count the matches exactly when there are at most this many (Lucene's
+  // track_total_hits): then SearchResults::exact_matches is true. 0 (the
+  // fastest): Xapian's estimate. SIZE_MAX: always exact, at the cost of a pass
+  // over every match (for a phrase, a positions check of each).
+  std::size_t count_matches_up_to = 0;
   // Stop a search still running after this many seconds with a QueryError
   // (0: no limit). A real question takes milliseconds; docs/query-language.md,
   // "Limits", has this and the bounds of the query text itself.
@@ -123,8 +124,11 @@ struct Hit {
 struct SearchResults {
   std::vector<Hit> hits;
   // The number of matching abstracts in the whole index: Xapian's estimate,
-  // exact with SearchOptions::count_all_matches.
+  // exact when `exact_matches` (see SearchOptions::count_matches_up_to).
   std::size_t estimated_matches = 0;
+  bool exact_matches = false;
+  // The number of abstracts in the index searched.
+  std::size_t indexed_abstracts = 0;
   // "Did you mean": the query with each word the index does not have replaced
   // by the closest word it has; "" when every word is known (or none is close).
   std::string suggestion;
