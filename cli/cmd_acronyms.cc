@@ -13,7 +13,7 @@ void add_acronyms_command(CLI::App& app, Context& ctx, int& status) {
   cmd->callback([&ctx, &status, json] {
     Index index = ctx.open_index();
     auto entries = index.acronyms();
-    auto printer = *json ? make_json_printer(std::cout) : make_text_printer(std::cout, ctx.use_color());
+    auto printer = make_printer(*json, ctx);
     for (const auto& e : entries) printer->acronym(e);
     status = entries.empty() ? 1 : 0;
   });

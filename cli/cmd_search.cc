@@ -1,3 +1,6 @@
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -15,19 +18,106 @@ void add_result_options(CLI::App& cmd, SearchOptions& options, bool& json) {
                "Say how the query was understood (on stderr) and why each hit scored as it did");
 }
 
-void add_search_command(CLI::App& app, Context& ctx, int& status) {
-  struct Args {
-    std::vector<std::string> words;
-    SearchOptions options;
-    bool json = false;
-    bool no_correct = false;
-    bool no_acronyms = false;
-    bool no_feedback = false;
+namespace {
+
+struct SearchArgs {
+  std::vector<std::string> words;
+  std::string queries;  // --queries FILE, "-" for stdin
+  SearchOptions options;
+  bool json = false;
+  bool count = false;
+  bool no_correct = false;
+  bool no_acronyms = false;
+  bool no_feedback = false;
+};
+
+// Runs one query and prints it, or with --count its number of matches; says on
+// stderr what was corrected or re-read, naming the query by `label` in a batch
+// ("" for a single query). Returns the number of hits printed (or counted).
+std::size_t search_one(const Index& index, const std::string& query, const SearchArgs& args, Printer& printer,
+                       const std::string& label) {
+  const std::string prefix = label.empty() ? "" : "query " + escape_controls(label) + ": ";
+  if (args.count) {
+    SearchOptions options = args.options;
+    options.count_matches_up_to = SIZE_MAX;
+    options.limit = 1;
+    options.offset = 0;
+    options.snippets = false;
+    options.correct_spelling = false;  // the count of what was typed, as grep -c
+    const SearchResults results = index.search(query, options);
+    printer.count(label, results.estimated_matches);
+    return results.estimated_matches;
+  }
+  std::string searched = query;
+  auto fetch = [&](const SearchOptions& options, bool first) {
+    SearchResults results = index.search(searched, options);
+    if (first && results.corrected) {
+      std::cerr << "abstracts: " << prefix << "nothing found for \"" << escape_controls(query)
+                << "\"; showing results for \"" << escape_controls(results.suggestion) << "\"\n";
+      searched = results.suggestion;  // and so for the pages after this one
+    } else if (first && !results.suggestion.empty()) {
+      std::cerr << "abstracts: " << prefix << "did you mean \"" << escape_controls(results.suggestion) << "\"?\n";
+    }
+    if (first && !results.notes.empty()) {
+      std::string line;
+      for (const auto& n : results.notes) line += (line.empty() ? "" : "; ") + n;
+      std::cerr << "note: " << prefix << escape_controls(line) << '\n';
+    }
+    return results;
   };
-  auto args = std::make_shared<Args>();
+  return print_hits(printer, args.options, fetch);
+}
+
+// --queries: one query per line, "ID<TAB>QUERY" or just QUERY (labelled by its
+// line number); blank lines are skipped. A query that fails is reported and the
+// batch goes on. Exit status: 2 if any query failed, else 0 if any found
+// something, else 1.
+int search_batch(const Index& index, const SearchArgs& args, Printer& printer) {
+  std::ifstream file;
+  if (args.queries != "-") {
+    file.open(args.queries, std::ios::binary);
+    if (!file) {
+      throw Error(args.queries + ": cannot read: " + std::strerror(errno),
+                  "--queries takes a file with one query per line, or - for standard input");
+    }
+  }
+  std::istream& in = args.queries == "-" ? std::cin : file;
+  bool found = false, failed = false;
+  std::string line;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    std::string label = std::to_string(number), query = line;
+    if (const auto tab = line.find('\t'); tab != std::string::npos) {
+      label = line.substr(0, tab);
+      query = line.substr(tab + 1);
+    }
+    try {
+      if (!args.count) printer.query(label, query);
+      if (search_one(index, query, args, printer, label) > 0) found = true;
+    } catch (const Error& e) {
+      failed = true;
+      std::cerr << "error: query " << escape_controls(label) << ": " << escape_controls(e.what()) << '\n';
+      if (!e.hint().empty()) std::cerr << "hint: " << escape_controls(e.hint()) << '\n';
+    }
+  }
+  if (in.bad()) throw Error(args.queries + ": read error");
+  return failed ? 2 : found ? 0 : 1;
+}
+
+}  // namespace
+
+void add_search_command(CLI::App& app, Context& ctx, int& status) {
+  auto args = std::make_shared<SearchArgs>();
   auto* cmd = app.add_subcommand("search", "Search the index; see docs/query-language.md");
-  cmd->add_option("query", args->words, "The query (several arguments are joined with spaces)")->required();
+  auto* query = cmd->add_option("query", args->words, "The query (several arguments are joined with spaces)");
+  auto* queries = cmd->add_option("--queries", args->queries,
+                                  "Run each line of this file (- for standard input) as a query; "
+                                  "a line may start with an id and a tab");
+  query->excludes(queries);
+  queries->excludes(query);
   add_result_options(*cmd, args->options, args->json);
+  cmd->add_flag("-c,--count", args->count, "Print only the number of matching abstracts");
   cmd->add_flag("--no-correct", args->no_correct,
                 "Do not search for a spelling correction when the query finds nothing");
   cmd->add_flag("--no-acronyms", args->no_acronyms, "Do not expand learned acronyms");
@@ -35,30 +125,21 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
                 "Do not rank queries of four or more words with pseudo-relevance feedback");
   cmd->fallthrough();
   cmd->callback([&ctx, &status, args] {
-    std::string query;
-    for (const auto& w : args->words) query += (query.empty() ? "" : " ") + w;
+    if (args->words.empty() && args->queries.empty()) {
+      throw Error("search needs a query", "abstracts search QUERY..., or abstracts search --queries FILE");
+    }
     args->options.correct_spelling = !args->no_correct;
     args->options.expand_acronyms = !args->no_acronyms;
     if (args->no_feedback) args->options.ranking.feedback_min_words = 0;
-    Index index = ctx.open_index();
-    std::string searched = query;
-    auto fetch = [&](const SearchOptions& options, bool first) {
-      SearchResults results = index.search(searched, options);
-      if (first && results.corrected) {
-        std::cerr << "abstracts: nothing found for \"" << escape_controls(query) << "\"; showing results for \""
-                  << escape_controls(results.suggestion) << "\"\n";
-        searched = results.suggestion;  // and so for the pages after this one
-      } else if (first && !results.suggestion.empty()) {
-        std::cerr << "abstracts: did you mean \"" << escape_controls(results.suggestion) << "\"?\n";
-      }
-      if (first && !results.notes.empty()) {
-        std::string line;
-        for (const auto& n : results.notes) line += (line.empty() ? "" : "; ") + n;
-        std::cerr << "note: " << escape_controls(line) << '\n';
-      }
-      return results;
-    };
-    status = print_hits(args->options, args->json, ctx.use_color(), fetch) == 0 ? 1 : 0;
+    const Index index = ctx.open_index();
+    auto printer = make_printer(args->json, ctx);
+    if (!args->queries.empty()) {
+      status = search_batch(index, *args, *printer);
+      return;
+    }
+    std::string query;
+    for (const auto& w : args->words) query += (query.empty() ? "" : " ") + w;
+    status = search_one(index, query, *args, *printer, "") == 0 ? 1 : 0;
   });
 }
 

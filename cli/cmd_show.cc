@@ -14,7 +14,7 @@ void add_show_command(CLI::App& app, Context& ctx, int& status) {
   cmd->fallthrough();
   cmd->callback([&ctx, &status, ids, json] {
     Index index = ctx.open_index();
-    auto printer = *json ? make_json_printer(std::cout) : make_text_printer(std::cout, ctx.use_color());
+    auto printer = make_printer(*json, ctx);
     bool all_found = true;
     bool first = true;
     for (const auto& id : *ids) {

@@ -22,7 +22,7 @@ void add_similar_command(CLI::App& app, Context& ctx, int& status) {
       if (!index.get(id)) std::cerr << "abstracts: no abstract with id '" << escape_controls(id) << "'\n";
     }
     auto fetch = [&](const SearchOptions& options, bool) { return index.similar(args->ids, options); };
-    status = print_hits(args->options, args->json, ctx.use_color(), fetch) == 0 ? 1 : 0;
+    status = print_hits(*make_printer(args->json, ctx), args->options, fetch) == 0 ? 1 : 0;
   });
 }
 

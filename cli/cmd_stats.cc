@@ -12,7 +12,7 @@ void add_stats_command(CLI::App& app, Context& ctx, int& status) {
   cmd->fallthrough();
   cmd->callback([&ctx, &status, json] {
     Index index = Index::open(ctx.index_dir());
-    auto printer = *json ? make_json_printer(std::cout) : make_text_printer(std::cout, false);
+    auto printer = make_printer(*json, ctx);
     printer->stats(index.stats());
     status = 0;
   });

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 
 namespace abstracts::cli {
 namespace fs = std::filesystem;
@@ -133,11 +134,17 @@ std::string display_path(const std::string& path) {
   return rel.string();
 }
 
+std::string count_of(std::size_t n, const char* noun) {
+  return std::to_string(n) + ' ' + noun + (n == 1 ? "" : "s");
+}
+
 std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& paths, bool quiet) {
   std::vector<fs::path> inputs(paths.begin(), paths.end());
   if (inputs.empty()) inputs.push_back(ctx.corpus_dir());
   auto dir = ctx.index_dir();
-  Writer writer = Writer::open(dir);
+  std::error_code ec;
+  const bool first_run = !fs::exists(dir, ec);
+  std::optional<Writer> writer = Writer::open(dir);
   std::size_t files = 0, changed = 0, abstracts = 0, removed = 0, skipped = 0, failed = 0, gone = 0;
   ProgressBar bar(!quiet && isatty(STDERR_FILENO) != 0);
   IndexOptions options;
@@ -162,17 +169,24 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
     std::cerr << "warning: " << escape_controls(e.what()) << '\n';
   };
   options.on_progress = [&](const IndexProgress& p) { bar.update(p); };
-  writer.index(inputs, options);
-  writer.commit();
+  writer->index(inputs, options);
+  writer->commit();
   bar.clear();
+  if (first_run && failed > 0 && abstracts == 0) {
+    // Nothing to search: leave no empty index behind to be mistaken for one.
+    writer.reset();
+    fs::remove_all(dir, ec);
+    if (!quiet) std::cerr << "no index written: nothing could be indexed\n";
+    return failed;
+  }
   if (!quiet) {
-    std::cerr << "indexed " << files << (files == 1 ? " file" : " files") << " (" << abstracts
-              << " abstracts) into " << escape_controls(dir.string()) << ": " << changed << " new or changed, "
-              << files - changed << " unchanged, ";
-    if (gone > 0) std::cerr << gone << (gone == 1 ? " file" : " files") << " gone, ";
-    std::cerr << removed << " abstracts removed";
-    if (skipped > 0) std::cerr << ", " << skipped << " empty records skipped";
-    if (failed > 0) std::cerr << ", " << failed << (failed == 1 ? " file" : " files") << " failed";
+    std::cerr << "indexed " << count_of(files, "file") << " (" << count_of(abstracts, "abstract") << ") into "
+              << escape_controls(dir.string()) << ": " << changed << " new or changed, " << files - changed
+              << " unchanged, ";
+    if (gone > 0) std::cerr << count_of(gone, "file") << " gone, ";
+    std::cerr << count_of(removed, "abstract") << " removed";
+    if (skipped > 0) std::cerr << ", " << count_of(skipped, "empty record") << " skipped";
+    if (failed > 0) std::cerr << ", " << count_of(failed, "file") << " failed";
     std::cerr << '\n';
   }
   return failed;

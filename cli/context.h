@@ -44,8 +44,12 @@ std::string display_path(const std::string& path);
 // cursor or forge a line of the output. For the text output and stderr.
 std::string escape_controls(std::string_view text);
 
+// "1 abstract", "2 abstracts": `n` and the noun, plural unless n is 1.
+std::string count_of(std::size_t n, const char* noun);
+
 // Indexes the bundled corpus, or `paths`, into the index; prints a summary to
-// stderr unless `quiet`. Returns the number of files that failed.
+// stderr unless `quiet`. Returns the number of files that failed. A first run
+// that indexed nothing (every file failed) leaves no index directory behind.
 std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& paths, bool quiet);
 
 }  // namespace abstracts::cli

@@ -1,8 +1,74 @@
 // abstracts: search scientific abstracts from the terminal.
 // Exit status: 0 when something was found, 1 when nothing was, 2 on error.
+#include <algorithm>
 #include <iostream>
+#include <string_view>
 
 #include "cli/commands.h"
+
+namespace {
+
+// Levenshtein distance, for "did you mean" on a mistyped subcommand.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+const CLI::App* find_subcommand(const CLI::App& app, std::string_view name) {
+  const auto found = app.get_subcommands([&](const CLI::App* sub) { return sub->get_name() == name; });
+  return found.empty() ? nullptr : found.front();
+}
+
+// The word where a subcommand should be (the first argument that is neither
+// a global option nor its value), if it names no subcommand.
+std::string unknown_command(const CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") return {};
+    if (arg.starts_with("-")) {
+      const auto* option = app.get_option_no_throw(std::string(arg.substr(0, arg.find('='))));
+      if (option != nullptr && option->get_expected_min() > 0 && arg.find('=') == std::string_view::npos) ++i;
+      continue;
+    }
+    return find_subcommand(app, arg) == nullptr ? std::string(arg) : std::string();
+  }
+  return {};
+}
+
+// Says what is wrong with the command line, as "error: ..." and "hint: ..."
+// lines: the subcommand meant, or how to search for a word that starts with '-'.
+void report(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+  std::string error = e.what(), hint = "run `abstracts --help` for usage";
+  const auto* search = find_subcommand(app, "search");
+  if (const std::string typed = unknown_command(app, argc, argv); !typed.empty()) {
+    std::string best, all;
+    std::size_t best_distance = 3;  // at most two edits away
+    for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      const std::string& name = sub->get_name();
+      all += (all.empty() ? "" : ", ") + name;
+      if (const auto d = edit_distance(typed, name); d < best_distance) best = name, best_distance = d;
+    }
+    error = "'" + typed + "' is not an abstracts command";
+    hint = best.empty() ? "the commands are " + all : "did you mean '" + best + "'?";
+  } else if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr && search != nullptr && search->parsed()) {
+    hint = "a query word that starts with '-' (an exclusion, -survey) is read as an option unless `--` "
+           "comes before the query: abstracts search -- attention -survey";
+  }
+  std::cerr << "error: " << abstracts::cli::escape_controls(error) << "\nhint: "
+            << abstracts::cli::escape_controls(hint) << '\n';
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace abstracts::cli;
@@ -10,6 +76,9 @@ int main(int argc, char** argv) {
   Context ctx;
   int status = 0;
   CLI::App app{"abstracts: full-text search for scientific paper abstracts", "abstracts"};
+  // A repeated option takes its last value (`--limit 3 --limit 5` is 5), so an
+  // alias or a script's defaults can be overridden on the command line.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.set_version_flag("--version", ABSTRACTS_VERSION);
   app.require_subcommand(1);
   app.add_option("--index", ctx.index_option,
@@ -33,7 +102,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "error: " << e.what() << "\nhint: run `abstracts --help` for usage\n";
+    report(app, e, argc, argv);
     return 2;
   } catch (const std::exception& e) {
     print_error(e);

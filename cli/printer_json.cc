@@ -24,8 +24,20 @@ class JsonPrinter : public Printer {
  public:
   explicit JsonPrinter(std::ostream& out) : out_(out) {}
 
+  void query(const std::string& label, const std::string&) override { label_ = label; }
+
+  void matched(std::size_t, bool, std::size_t, std::size_t) override {}
+
+  void count(const std::string& label, std::size_t matches) override {
+    Json j;
+    if (!label.empty()) j["query"] = label;
+    j["count"] = matches;
+    emit(j);
+  }
+
   void hit(const Hit& h) override {
     Json j;
+    if (!label_.empty()) j["query"] = label_;
     j["rank"] = h.rank;
     describe(j, h.abstract);
     j["score"] = h.score;
@@ -75,6 +87,7 @@ class JsonPrinter : public Printer {
   }
 
   std::ostream& out_;
+  std::string label_;  // the batch's current query, "" for a single query
 };
 
 }  // namespace

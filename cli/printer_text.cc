@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -38,7 +40,31 @@ std::string human_size(std::uint64_t bytes) {
 
 class TextPrinter : public Printer {
  public:
-  TextPrinter(std::ostream& out, bool color) : out_(out), color_(color) {}
+  TextPrinter(std::ostream& out, bool color, bool terminal) : out_(out), color_(color), terminal_(terminal) {}
+
+  void query(const std::string& label, const std::string& text) override {
+    if (printed_) out_ << '\n';
+    printed_ = false;
+    out_ << paint(kBold, "query " + escape_controls(label) + ": " + escape_controls(text)) << '\n';
+  }
+
+  void matched(std::size_t matches, bool exact, std::size_t indexed, std::size_t shown) override {
+    if (!terminal_) return;  // pipes get the hits and nothing else
+    std::string line = (exact ? "" : "about ") + std::to_string(matches) + " of " + count_of(indexed, "abstract");
+    if (shown < matches) line += ", " + std::to_string(shown) + " shown";
+    if (printed_) out_ << '\n';
+    out_ << paint(kDim, line) << '\n';
+    printed_ = true;
+  }
+
+  // Exact up to Lucene's default (track_total_hits), "about" beyond it: an
+  // exact count of a common word in a million abstracts costs a pass over them.
+  std::size_t count_matches_up_to() const override { return terminal_ ? 10000 : 0; }
+
+  void count(const std::string& label, std::size_t matches) override {
+    if (!label.empty()) out_ << escape_controls(label) << '\t';
+    out_ << matches << '\n';
+  }
 
   void hit(const Hit& h) override {
     if (printed_) out_ << '\n';
@@ -107,37 +133,54 @@ class TextPrinter : public Printer {
 
   std::ostream& out_;
   bool color_;
+  bool terminal_;
   bool printed_ = false;
 };
 
 }  // namespace
 
-std::size_t print_hits(SearchOptions options, bool json, bool color,
+std::size_t print_hits(Printer& printer, SearchOptions options,
                        const std::function<SearchResults(const SearchOptions&, bool first)>& fetch) {
   // 5,000 hits hold about 11 MB; smaller pages cost more queries (1,000: --limit
   // 100000 on 115k abstracts took 9.5 s, 5,000: 6.1 s, one call: 4.5 s and 216 MB).
   constexpr std::size_t kPage = 5000;
-  auto printer = json ? make_json_printer(std::cout) : make_text_printer(std::cout, color);
-  const std::size_t wanted = options.limit;
-  std::size_t printed = 0;
+  const std::size_t wanted = options.limit, skipped = options.offset;
+  options.count_matches_up_to = std::max(options.count_matches_up_to, printer.count_matches_up_to());
+  std::size_t printed = 0, matches = 0, indexed = 0;
+  bool exact = false;
   for (bool first = true; printed < wanted; first = false) {
     options.limit = std::min(kPage, wanted - printed);
     const SearchResults page = fetch(options, first);
-    if (first && options.explain) {
-      std::cerr << "query: " << escape_controls(page.parsed) << '\n';
-      for (const auto& e : page.expansions) std::cerr << "  " << escape_controls(e) << '\n';
+    if (first) {
+      if (options.explain) {
+        std::cerr << "query: " << escape_controls(page.parsed) << '\n';
+        for (const auto& e : page.expansions) std::cerr << "  " << escape_controls(e) << '\n';
+      }
+      matches = page.estimated_matches;
+      exact = page.exact_matches;
+      indexed = page.indexed_abstracts;
     }
-    for (const auto& hit : page.hits) printer->hit(hit);
+    for (const auto& hit : page.hits) printer.hit(hit);
     printed += page.hits.size();
-    if (page.hits.size() < options.limit) break;
+    if (page.hits.size() < options.limit) {
+      // The last hit: the count is known, whatever the estimate said.
+      if (printed > 0 || skipped == 0) matches = skipped + printed, exact = true;
+      break;
+    }
     options.offset += page.hits.size();
     options.correct_spelling = false;
   }
+  printer.matched(matches, exact, indexed, printed);
   return printed;
 }
 
-std::unique_ptr<Printer> make_text_printer(std::ostream& out, bool color) {
-  return std::make_unique<TextPrinter>(out, color);
+std::unique_ptr<Printer> make_printer(bool json, const Context& ctx) {
+  if (json) return make_json_printer(std::cout);
+  return make_text_printer(std::cout, ctx.use_color(), isatty(STDOUT_FILENO) != 0);
+}
+
+std::unique_ptr<Printer> make_text_printer(std::ostream& out, bool color, bool terminal) {
+  return std::make_unique<TextPrinter>(out, color, terminal);
 }
 
 }  // namespace abstracts::cli
