@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "abstracts/error.h"
+#include "bench/relevance/cli_run.h"
 #include "bench/relevance/collection.h"
 #include "bench/relevance/engine_run.h"
 #include "bench/relevance/metrics.h"
@@ -77,7 +78,7 @@ SystemResult score(Run run, const Collection& c) {
 
 CollectionResult measure(const std::filesystem::path& data_dir, const std::string& name,
                          const std::string& split, const std::filesystem::path& run_dir,
-                         const std::filesystem::path& compare_dir) {
+                         const std::filesystem::path& compare_dir, const std::filesystem::path& cli) {
   std::cerr << "relevance: " << name << ": loading\n";
   const auto start = std::chrono::steady_clock::now();
   const Collection c = load_collection(data_dir, name, split);
@@ -102,10 +103,11 @@ CollectionResult measure(const std::filesystem::path& data_dir, const std::strin
   std::optional<Run> earlier;
   if (!compare_dir.empty()) earlier = read_earlier_run(compare_dir, c);
   // The engine as a user runs it (the query language, as typed), then as plain
-  // text, then plain Xapian.
-  const std::vector<std::function<Run(const Collection&)>> systems = {
+  // text, then plain Xapian; with --cli, the real binary last.
+  std::vector<std::function<Run(const Collection&)>> systems = {
       [](const Collection& c) { return run_engine(c); },
       [](const Collection& c) { return run_engine(c, abstracts::QuerySyntax::kPlainText); }, &run_plain_xapian};
+  if (!cli.empty()) systems.push_back([&cli](const Collection& c) { return run_cli(c, cli); });
   for (const auto& run_system : systems) {
     Run run = run_system(c);
     std::cerr << "relevance: " << name << ": " << run.system << ": indexed in " << run.index_seconds
@@ -127,6 +129,7 @@ int main(int argc, char** argv) {
   bool json = false;
   std::string run_dir;
   std::string compare_dir;
+  std::string cli;
 
   CLI::App app{"relevance: ranking quality of abstracts vs. plain Xapian on judged collections",
                "relevance"};
@@ -148,6 +151,10 @@ int main(int argc, char** argv) {
                  "Also score the engine rankings an earlier --run-dir wrote to DIR, and compare "
                  "this run's with them query by query")
       ->check(CLI::ExistingDirectory);
+  app.add_option("--cli", cli,
+                 "Also run this abstracts binary, as a user does (index, then search --json --queries), "
+                 "as the system \"abstracts CLI\"")
+      ->check(CLI::ExistingFile);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -162,7 +169,7 @@ int main(int argc, char** argv) {
         collection == "all" ? collection_names() : std::vector<std::string>{collection};
     std::vector<CollectionResult> results;
     for (const auto& name : names) {
-      results.push_back(measure(data_dir, name, split, run_dir, compare_dir));
+      results.push_back(measure(data_dir, name, split, run_dir, compare_dir, cli));
     }
     if (json) {
       print_json(std::cout, results);
@@ -173,7 +180,7 @@ int main(int argc, char** argv) {
     std::size_t refused = 0;
     for (const auto& r : results) {
       for (const auto& s : r.systems) {
-        if (s.run.system == "engine") refused += s.run.query_problems.size();
+        if (s.run.system == "engine" || s.run.system == "abstracts CLI") refused += s.run.query_problems.size();
       }
     }
     if (refused > 0) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/relevance/cli_run.h"
 #include "bench/relevance/collection.h"
 #include "bench/relevance/engine_run.h"
 #include "bench/relevance/metrics.h"
@@ -374,6 +375,22 @@ TEST_F(CranfieldGuard, EngineRankingDoesNotGetWorse) {
   EXPECT_TRUE(run.query_problems.empty()) << run.query_problems.front();
   EXPECT_GE(s.map.value, 0.326);
   EXPECT_GE(s.ndcg_at_10.value, 0.390);
+}
+
+// Issue 17: the CLI as a user runs it (index, then search --json --queries) ranks
+// the questions exactly as the library's run that the report is about, and
+// refuses none. The first 25 questions keep the test short under the sanitizers.
+TEST_F(CranfieldGuard, Issue17TheCliRanksAsTheLibrary) {
+  collection_.queries.resize(25);
+  const auto library = run_engine(collection_);
+  const auto cli = run_cli(collection_, ABSTRACTS_BIN);
+  EXPECT_EQ(cli.system, "abstracts CLI");
+  EXPECT_TRUE(cli.query_problems.empty()) << cli.query_problems.front();
+  ASSERT_EQ(cli.rankings.size(), 25u);
+  for (const auto& q : collection_.queries) {
+    ASSERT_FALSE(library.rankings.at(q.id).empty()) << q.id;
+    EXPECT_EQ(cli.rankings.at(q.id), library.rankings.at(q.id)) << q.id << ": " << q.text;
+  }
 }
 
 // Checks the yardstick rather than the engine: Xapian out of the box must land on

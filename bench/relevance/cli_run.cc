@@ -1,0 +1,107 @@
+#include "bench/relevance/cli_run.h"
+
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <unordered_set>
+
+#include "abstracts/error.h"
+#include "bench/relevance/temp_dir.h"
+
+namespace abstracts::eval {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// 'text' for /bin/sh, whatever it holds.
+std::string quoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string read_all(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs `command` under /bin/sh; returns its exit status (-1 if it did not exit).
+int shell(const std::string& command) {
+  const int status = std::system(command.c_str());
+  return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+Run run_cli(const Collection& collection, const std::filesystem::path& binary) {
+  Run run;
+  run.system = "abstracts CLI";
+  TempDir dir;
+  const auto index = dir.path() / "index";
+  const auto err = dir.path() / "stderr.txt";
+  const std::string abstracts = quoted(binary.string()) + " --index " + quoted(index.string());
+
+  auto start = std::chrono::steady_clock::now();
+  if (shell(abstracts + " index -q " + quoted(collection.corpus.string()) + " 2>" + quoted(err.string())) != 0) {
+    throw Error(binary.string() + " could not index " + collection.corpus.string() + ": " + read_all(err));
+  }
+  run.index_seconds = seconds_since(start);
+
+  const auto questions = dir.path() / "questions.tsv";
+  {
+    std::ofstream out(questions, std::ios::binary);
+    for (const auto& q : collection.queries) {
+      std::string text = q.text;
+      for (char& c : text) {
+        if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+      }
+      out << q.id << '\t' << text << '\n';
+    }
+  }
+  const auto hits = dir.path() / "hits.jsonl";
+  start = std::chrono::steady_clock::now();
+  const int status = shell(abstracts + " search --json --limit 1000 --queries " + quoted(questions.string()) + " >" +
+                           quoted(hits.string()) + " 2>" + quoted(err.string()));
+  run.query_seconds = seconds_since(start);
+  if (status < 0 || status > 2) throw Error(binary.string() + " search exited with " + std::to_string(status));
+
+  for (const auto& q : collection.queries) run.rankings[q.id];
+  std::ifstream in(hits, std::ios::binary);
+  std::string line;
+  for (std::size_t n = 1; std::getline(in, line); ++n) {
+    try {
+      const auto j = nlohmann::json::parse(line);
+      run.rankings[j.at("query").get<std::string>()].push_back(j.at("id").get<std::string>());
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(hits.string() + ":" + std::to_string(n) + ": not a hit of `search --json --queries`: " + e.what());
+    }
+  }
+  // "error: query ID: MESSAGE", one per question the CLI refused.
+  std::istringstream errors(read_all(err));
+  const std::string kPrefix = "error: query ";
+  while (std::getline(errors, line)) {
+    if (line.rfind(kPrefix, 0) == 0) run.query_problems.push_back(line.substr(kPrefix.size()) + " (no hits)");
+  }
+  if (status == 2 && run.query_problems.empty()) throw Error(binary.string() + " search failed: " + read_all(err));
+
+  std::unordered_set<std::string> unknown;
+  for (const auto& [qid, ranking] : run.rankings) {
+    for (const auto& id : ranking) {
+      if (!collection.corpus_ids.contains(id)) unknown.insert(id);
+    }
+  }
+  run.unknown_ids = unknown.size();
+  return run;
+}
+
+}  // namespace abstracts::eval

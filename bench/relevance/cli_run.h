@@ -1,0 +1,25 @@
+// The abstracts command-line tool on a collection: the real binary, as a user
+// runs it.
+#ifndef ABSTRACTS_BENCH_RELEVANCE_CLI_RUN_H_
+#define ABSTRACTS_BENCH_RELEVANCE_CLI_RUN_H_
+
+#include <filesystem>
+
+#include "bench/relevance/collection.h"
+#include "bench/relevance/run.h"
+
+namespace abstracts::eval {
+
+// Runs `binary` (an `abstracts` executable) as a user would: `abstracts --index
+// DIR index -q CORPUS` into a temporary directory, then every question, as typed,
+// through `abstracts search --json --limit 1000 --queries FILE` (FILE holding
+// "ID<TAB>QUESTION" lines; a tab or line break inside a question becomes a space).
+// System "abstracts CLI". A question the CLI refuses ("error: query ID: ...")
+// gets an empty ranking and a line in Run::query_problems. Throws
+// abstracts::Error if the binary cannot be run, the index cannot be built, or
+// its output is not the JSON Lines of docs/cli.md.
+Run run_cli(const Collection& collection, const std::filesystem::path& binary);
+
+}  // namespace abstracts::eval
+
+#endif  // ABSTRACTS_BENCH_RELEVANCE_CLI_RUN_H_
