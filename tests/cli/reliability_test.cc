@@ -206,7 +206,7 @@ TEST_F(Issue16, AbstractInTwoFilesStaysUntilBothLoseIt) {
     fs::remove(folder / "f2.txt");
     auto r = abstracts({"index", folder.string()});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_TRUE(contains(r.err, "1 file gone, 1 abstracts removed")) << r.err;
+    EXPECT_TRUE(contains(r.err, "1 file gone, 1 abstract removed")) << r.err;
     EXPECT_EQ(hits("zebras"), (std::vector<std::pair<std::string, int>>{{"f1.txt", 3}}))
         << "Shared is still in f1, and its location says so";
     EXPECT_TRUE(hits("gazelles").empty());
