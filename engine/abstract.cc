@@ -3,6 +3,7 @@
 #include <xxhash.h>
 
 #include <cstdint>
+#include <cstdio>
 
 #include "engine/analysis/latex.h"
 #include "engine/analysis/unicode_text.h"
@@ -94,6 +95,25 @@ std::string derive_title(std::string_view display, std::size_t max_chars) {
     head.remove_suffix(1);
   }
   return std::string(head) + "…";
+}
+
+std::string display_name(const Author& author) {
+  if (author.given.empty()) return author.family;
+  if (author.family.empty()) return author.given;
+  return author.given + " " + author.family;
+}
+
+std::string iso_date(const Abstract& a) {
+  if (a.year == 0) return {};
+  char buf[16];
+  if (a.month < 1 || a.month > 12) {
+    std::snprintf(buf, sizeof buf, "%04d", a.year);
+  } else if (a.day < 1 || a.day > 31) {
+    std::snprintf(buf, sizeof buf, "%04d-%02d", a.year, a.month);
+  } else {
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", a.year, a.month, a.day);
+  }
+  return buf;
 }
 
 }  // namespace abstracts

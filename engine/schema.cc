@@ -1,5 +1,6 @@
 #include "engine/schema.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <vector>
@@ -11,20 +12,24 @@
 namespace abstracts::schema {
 namespace {
 
-// Fields are separated by U+001F (unit separator), which display text never holds.
+// Fields are separated by U+001F (unit separator), which display text never
+// holds; the items of a list (authors, categories) by U+001E, an author's family
+// and given names by U+001D.
 constexpr char kSep = '\x1f';
+constexpr char kListSep = '\x1e';
+constexpr char kPairSep = '\x1d';
 
-std::vector<std::string_view> split(std::string_view data) {
+std::vector<std::string_view> split(std::string_view data, char sep) {
   std::vector<std::string_view> fields;
   std::size_t start = 0;
   while (true) {
-    auto sep = data.find(kSep, start);
-    if (sep == std::string_view::npos) {
+    auto at = data.find(sep, start);
+    if (at == std::string_view::npos) {
       fields.push_back(data.substr(start));
       return fields;
     }
-    fields.push_back(data.substr(start, sep - start));
-    start = sep + 1;
+    fields.push_back(data.substr(start, at - start));
+    start = at + 1;
   }
 }
 
@@ -47,6 +52,35 @@ Abstract stored_abstract(const Xapian::Document& doc, const compression::Decompr
   return decode(stored.decompress(doc.get_value(kStoredSlot)));
 }
 
+std::string normalise_identifier(std::string_view scheme, std::string_view id) {
+  std::string value;
+  for (char c : id) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    value += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  for (std::string_view prefix : {"https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/",
+                                  "doi:", "arxiv:", "https://arxiv.org/abs/", "http://arxiv.org/abs/", "pmid:"}) {
+    if (std::string_view(value).starts_with(prefix)) value.erase(0, prefix.size());
+  }
+  if (scheme == "arxiv") {
+    const auto v = value.rfind('v');
+    if (v != std::string::npos && v + 1 < value.size() &&
+        value.find_first_not_of("0123456789", v + 1) == std::string::npos) {
+      value.erase(v);
+    }
+  } else if (scheme == "pmid") {
+    value.erase(std::min(value.size(), value.find_first_not_of("0123456789")));  // "24568020v1"
+  }
+  return value;
+}
+
+std::string identifier_term(std::string_view scheme, std::string_view id) {
+  std::string prefixed(scheme);
+  prefixed += ':';
+  prefixed += normalise_identifier(scheme, id);
+  return field_term(kIdentifierPrefix, prefixed);
+}
+
 std::string file_term(std::string_view absolute_path) {
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx",
@@ -55,28 +89,41 @@ std::string file_term(std::string_view absolute_path) {
 }
 
 std::string encode(const Abstract& a) {
+  // A separator inside a value (from a source's metadata) would split it.
+  auto clean = [](std::string_view value) {
+    std::string out(value);
+    for (char& c : out) {
+      if (c == kSep || c == kListSep || c == kPairSep) c = ' ';
+    }
+    return out;
+  };
+  std::string authors, categories;
+  for (const auto& author : a.authors) {
+    if (!authors.empty()) authors += kListSep;
+    authors += clean(author.family) + kPairSep + clean(author.given);
+  }
+  for (const auto& category : a.categories) {
+    if (!categories.empty()) categories += kListSep;
+    categories += clean(category);
+  }
+  const std::string fields[] = {clean(a.id),     clean(a.source),         std::to_string(a.line),
+                                clean(a.venue),  std::to_string(a.year),  clean(a.title),
+                                clean(a.text),   authors,                 std::to_string(a.month),
+                                std::to_string(a.day), categories,        clean(a.doi),
+                                clean(a.arxiv_id), clean(a.pmid),         clean(a.citation_key)};
   std::string out;
   out.reserve(a.text.size() + a.title.size() + a.source.size() + 64);
-  for (std::string_view field : {std::string_view(a.id), std::string_view(a.source)}) {
-    out += field;
-    out += kSep;
+  for (const auto& f : fields) {
+    if (&f != fields) out += kSep;
+    out += f;
   }
-  out += std::to_string(a.line);
-  out += kSep;
-  out += a.venue;
-  out += kSep;
-  out += std::to_string(a.year);
-  out += kSep;
-  out += a.title;
-  out += kSep;
-  out += a.text;
   return out;
 }
 
 Abstract decode(std::string_view data) {
-  auto f = split(data);
+  auto f = split(data, kSep);
   Abstract a;
-  if (f.size() != 7) return a;
+  if (f.size() != 15) return a;
   a.id = f[0];
   a.source = f[1];
   a.line = to_number<std::uint32_t>(f[2]);
@@ -84,6 +131,21 @@ Abstract decode(std::string_view data) {
   a.year = to_number<int>(f[4]);
   a.title = f[5];
   a.text = f[6];
+  if (!f[7].empty()) {
+    for (auto author : split(f[7], kListSep)) {
+      auto names = split(author, kPairSep);
+      a.authors.push_back({std::string(names[0]), names.size() > 1 ? std::string(names[1]) : std::string()});
+    }
+  }
+  a.month = to_number<int>(f[8]);
+  a.day = to_number<int>(f[9]);
+  if (!f[10].empty()) {
+    for (auto c : split(f[10], kListSep)) a.categories.emplace_back(c);
+  }
+  a.doi = f[11];
+  a.arxiv_id = f[12];
+  a.pmid = f[13];
+  a.citation_key = f[14];
   return a;
 }
 

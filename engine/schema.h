@@ -18,7 +18,7 @@ namespace abstracts::schema {
 
 // Bumped whenever analysis or layout changes, so an old index is rebuilt
 // instead of silently answering with drifted terms.
-inline constexpr std::string_view kSchemaVersion = "8";
+inline constexpr std::string_view kSchemaVersion = "9";
 inline constexpr std::string_view kSchemaKey = "abstracts:schema";
 // The zstd dictionary the stored abstracts are compressed with (engine/compression.h);
 // absent when the index has none.
@@ -34,6 +34,12 @@ inline constexpr std::string_view kVenuePrefix = "XV";  // XV<venue, case-folded
 inline constexpr std::string_view kYearPrefix = "XY";   // XY<year>
 inline constexpr std::string_view kSourcePrefix = "XS"; // XS<file name, case-folded>
 inline constexpr std::string_view kFilePrefix = "XF";   // XF<hash of absolute path>
+inline constexpr std::string_view kAuthorPrefix = "XA";  // XA<family name, folded>
+inline constexpr std::string_view kFullNamePrefix = "XN";  // XN<given and family names, folded>
+inline constexpr std::string_view kCategoryPrefix = "XC";  // XC<category or keyword, folded>
+// XI<scheme>:<identifier>, lower case: "XIdoi:10.1103/physrevd.76.013009",
+// "XIarxiv:0704.0001", "XIpmid:17284678".
+inline constexpr std::string_view kIdentifierPrefix = "XI";
 // XD<short form's term>\x1f<short form as written>\x1f<long form, lower case>: an
 // acronym definition found in the abstract (engine/analysis/acronyms.h); its term
 // frequency counts the abstracts that make it, and a query finds an acronym's
@@ -51,6 +57,9 @@ inline constexpr Xapian::valueno kYearSlot = 0;
 inline constexpr Xapian::valueno kStoredSlot = 1;
 // The body terms' positions, for phrases, NEAR and ADJ: positions::encode().
 inline constexpr Xapian::valueno kPositionsSlot = 2;
+// The date, for sorting: sortable_serialise(year * 10000 + month * 100 + day),
+// unknown parts 0.
+inline constexpr Xapian::valueno kDateSlot = 3;
 
 // Metadata key under which a source file's state is kept ("file:" + absolute path).
 inline constexpr std::string_view kFileKeyPrefix = "file:";
@@ -106,6 +115,15 @@ inline std::string field_term(std::string_view prefix, std::string_view folded) 
   term.append(folded.substr(0, cut));
   return term;
 }
+
+// An identifier (`scheme` "doi", "arxiv" or "pmid") as the index keeps it:
+// lower case and without a resolver's prefix, so that "10.1103/PhysRevD.76.013009"
+// and "https://doi.org/10.1103/physrevd.76.013009" are one DOI; an arXiv id
+// without its version ("0704.0001v2" is 0704.0001); a PMID's digits.
+std::string normalise_identifier(std::string_view scheme, std::string_view id);
+
+// Its XI term, as the indexer and the query parser both build it.
+std::string identifier_term(std::string_view scheme, std::string_view id);
 
 // The XF term of a source file: a hash keeps it short for any path length.
 std::string file_term(std::string_view absolute_path);

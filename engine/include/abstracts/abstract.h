@@ -5,8 +5,15 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace abstracts {
+
+// One author, as the source names them.
+struct Author {
+  std::string family;  // surname ("Balázs"); the whole name when the source does not split it
+  std::string given;   // given names or initials ("C."), "" if none
+};
 
 struct Abstract {
   // Stable short id. For the bundled text format it is derived from the text
@@ -16,14 +23,33 @@ struct Abstract {
   std::string source;
   // 1-based line of the abstract in `source` (0 if added directly).
   std::uint32_t line = 0;
-  // Venue and year from the file's header line ("NeurIPS", 2026); "" and 0 if unknown.
+  // Venue (conference or journal) and year: from the record, or else from the
+  // file's header line ("NeurIPS", 2026); "" and 0 if unknown.
   std::string venue;
   int year = 0;
-  // Display title: the first sentence, LaTeX removed, cut on a word boundary.
+  // Display title: the source's, or else the first sentence of the text; LaTeX
+  // removed.
   std::string title;
   // Display text: LaTeX commands removed, accents kept, white space collapsed.
   std::string text;
+
+  // What a bibliographic source says besides; empty or 0 when it does not.
+  std::vector<Author> authors;           // in the source's order
+  int month = 0;                         // 1-12, with `year`
+  int day = 0;                           // 1-31, with `month`
+  std::vector<std::string> categories;   // arXiv categories ("cs.CL"), keywords
+  std::string doi;                       // "10.1103/physrevd.76.013009", lower case
+  std::string arxiv_id;                  // "0704.0001", "hep-th/9901001", no version
+  std::string pmid;                      // PubMed id, "17284678"
+  std::string citation_key;              // BibTeX key, "balazs2007"
 };
+
+// "C. Balázs": given names, then the family name.
+std::string display_name(const Author& author);
+
+// The abstract's date as ISO 8601 to the precision known: "2007", "2007-04",
+// "2007-04-02"; "" without a year.
+std::string iso_date(const Abstract& abstract);
 
 // The id abstracts derives from an abstract's text: the first 60 bits of
 // XXH3-64 over the NFC-normalised, white-space-collapsed raw text, written as
