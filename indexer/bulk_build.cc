@@ -111,7 +111,7 @@ class ShardWorker {
         }
         for (const auto& record : batch.records) {
           Abstract a = make_abstract(record, batch.source, batch.venue, batch.year);
-          db_.add_document(make_document(a, record.title.empty(), analyzer_, *compressor));
+          db_.add_document(make_document(a, record.fields.title.empty(), analyzer_, *compressor));
           if (db_.get_doccount() % kShardCommitEvery == 0) db_.commit();
         }
       }

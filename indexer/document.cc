@@ -23,14 +23,33 @@ constexpr Xapian::termcount kTitleExtraWdf = 2;
 
 Abstract make_abstract(const Record& record, const std::string& source, const std::string& venue,
                        int year) {
-  Abstract a;
+  Abstract a = record.fields;
   a.text = display_text(record.raw_text);
-  a.id = record.id.empty() ? content_id(record.raw_text) : record.id;
-  a.title = record.title.empty() ? derive_title(a.text) : display_text(record.title);
+  a.doi = schema::normalise_identifier("doi", a.doi);
+  a.arxiv_id = schema::normalise_identifier("arxiv", a.arxiv_id);
+  a.pmid = schema::normalise_identifier("pmid", a.pmid);
+  // The source's own identifier when it has one, so the same paper read from
+  // two files (an arXiv listing and a BibTeX export) is one abstract.
+  for (const std::string* id : {&a.doi, &a.arxiv_id, &a.pmid, &a.citation_key}) {
+    if (a.id.empty() && !id->empty() && id->size() <= schema::kMaxFieldBytes) a.id = *id;
+  }
+  if (a.id.empty()) a.id = content_id(record.raw_text);
+  a.title = a.title.empty() ? derive_title(a.text) : display_text(a.title);
+  // Names and venues carry LaTeX in BibTeX ("Bal\'azs", "\textendash").
+  a.venue = display_text(a.venue);
+  for (auto& author : a.authors) {
+    author.family = display_text(author.family);
+    author.given = display_text(author.given);
+  }
+  for (auto& category : a.categories) category = display_text(category);
   a.source = source;
   a.line = record.line;
-  a.venue = venue;
-  a.year = year;
+  // The record's own venue and date, or else the file's header's.
+  if (a.venue.empty()) a.venue = venue;
+  if (a.year == 0) {
+    a.year = year;
+    a.month = a.day = 0;  // a month without its year is no date
+  }
   return a;
 }
 
@@ -61,6 +80,24 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text,
   if (a.year != 0) {
     doc.add_boolean_term(std::string(kYearPrefix) + std::to_string(a.year));
     doc.add_value(kYearSlot, Xapian::sortable_serialise(a.year));
+  }
+  if (a.year != 0) {
+    doc.add_value(kDateSlot, Xapian::sortable_serialise(a.year * 10000 + a.month * 100 + a.day));
+  }
+  for (const auto& author : a.authors) {
+    // author:balazs, and author:"C. Balázs" as the source names them.
+    if (!author.family.empty()) {
+      doc.add_boolean_term(field_term(kAuthorPrefix, analysis::Analyzer::fold(author.family)));
+    }
+    doc.add_boolean_term(field_term(kFullNamePrefix, analysis::Analyzer::fold(display_name(author))));
+  }
+  for (const auto& category : a.categories) {
+    doc.add_boolean_term(field_term(kCategoryPrefix, analysis::Analyzer::fold(category)));
+  }
+  for (const auto& [scheme, value] : {std::pair<std::string_view, const std::string&>{"doi", a.doi},
+                                      {"arxiv", a.arxiv_id},
+                                      {"pmid", a.pmid}}) {
+    if (!value.empty()) doc.add_boolean_term(identifier_term(scheme, value));
   }
   if (!a.source.empty()) {
     auto name = std::filesystem::path(a.source).filename().string();

@@ -13,9 +13,12 @@
 
 namespace abstracts::indexer {
 
-// The abstract a record describes: display text from the raw text, id from the
-// record or else from the text (content_id), title from the record or else
-// derived from the text.
+// The abstract a record describes: display text from the raw text (and display
+// names, venue and categories from the record's); identifiers normalised
+// (schema::normalise_identifier); the id from the record, or else its DOI,
+// arXiv id, PMID or citation key, in that order, or else from the text
+// (content_id); the title from the record or else derived from the text; venue
+// and date from the record or else `venue` and `year` (the file's header).
 Abstract make_abstract(const Record& record, const std::string& source, const std::string& venue,
                        int year);
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -15,6 +16,7 @@
 
 #include "abstracts/error.h"
 #include "engine/analysis/unicode_text.h"
+#include "indexer/names.h"
 
 namespace abstracts::indexer {
 namespace {
@@ -123,6 +125,9 @@ class LineSource {
 
 bool is_blank(std::string_view s) { return s.find_first_not_of(" \t\f\v") == std::string_view::npos; }
 
+// A record's text with nothing in it: white space of any kind, a value's line breaks too.
+bool is_empty_text(std::string_view s) { return s.find_first_not_of(" \t\f\v\r\n") == std::string_view::npos; }
+
 std::string_view trim(std::string_view s) {
   auto b = s.find_first_not_of(" \t\f\v");
   if (b == std::string_view::npos) return {};
@@ -167,10 +172,12 @@ class TextReader : public Reader {
     format_ = Format::kAbstractsText;
     if (!parse_header(trim(header), venue_, year_)) {
       throw InputError(src_->where(src_->number()) +
-                           ": missing header line naming the venue and year",
+                           ": not a format abstracts reads (as its text format, the header line naming "
+                           "the venue and year is missing)",
                        src_->name(), src_->number(),
-                       "the first line of a file of abstracts names venue and year, "
-                       "like 'NeurIPS 2026 Papers'");
+                       "abstracts reads its text format (a first line like 'NeurIPS 2026 Papers', then "
+                       "one abstract a line) and JSON Lines of BEIR, arXiv's metadata snapshot or "
+                       "Semantic Scholar (docs/formats.md)");
     }
   }
 
@@ -178,7 +185,7 @@ class TextReader : public Reader {
     while (src_->next(line_)) {
       std::string_view text = trim(line_);
       if (text.empty()) continue;
-      return Record{{}, {}, std::string(text), src_->number()};
+      return Record{{}, std::string(text), src_->number()};
     }
     return std::nullopt;
   }
@@ -205,9 +212,9 @@ class JsonLinesReader : public Reader {
         return std::nullopt;
       }
       if (is_blank(pending_)) continue;
-      Record r = parse(pending_);
-      if (r.raw_text.empty() && r.title.empty()) {
-        ++skipped_;  // an empty record (Cranfield has two) holds nothing to search
+      std::optional<Record> r = parse(pending_);
+      if (!r) {
+        ++skipped_;  // a record without an abstract (Cranfield has two) holds nothing to search
         continue;
       }
       return r;
@@ -217,33 +224,113 @@ class JsonLinesReader : public Reader {
   std::uint64_t bytes_read() const override { return src_->offset(); }
 
  private:
-  Record parse(const std::string& line) const {
+  // One line's record, of whichever kind its keys say; nullopt for one without
+  // an abstract.
+  std::optional<Record> parse(const std::string& line) const {
     const auto n = src_->number();
     auto fail = [&](const std::string& what) {
       return InputError(src_->where(n) + ": " + what, src_->name(), n,
-                        "each line of a JSON Lines file is an object like "
-                        "{\"_id\": \"...\", \"title\": \"...\", \"text\": \"...\"}");
+                        "each line of a JSON Lines file is one object: BEIR's {\"_id\", \"title\", \"text\"}, "
+                        "a record of arXiv's metadata snapshot, or of Semantic Scholar's corpus");
     };
     nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded()) throw fail("not valid JSON");
     if (!j.is_object()) throw fail("not a JSON object");
     Record r;
     r.line = n;
-    auto id = j.find("_id");
-    if (id == j.end()) throw fail("no \"_id\"");
-    if (id->is_string()) {
-      r.id = id->get<std::string>();
-    } else if (id->is_number_integer()) {
-      r.id = std::to_string(id->get<long long>());
+    if (j.contains("_id")) {
+      beir(j, r, fail);
+      if (r.raw_text.empty() && r.fields.title.empty()) return std::nullopt;
+    } else if (j.contains("abstract") && j.contains("id")) {
+      arxiv(j, r);
+      if (is_empty_text(r.raw_text)) return std::nullopt;
+    } else if (j.contains("paperAbstract")) {
+      semantic_scholar(j, r);
+      if (is_empty_text(r.raw_text)) return std::nullopt;
+    } else {
+      throw fail("an object of no known kind (BEIR has \"_id\", arXiv's snapshot \"id\" and \"abstract\", "
+                 "Semantic Scholar \"paperAbstract\")");
+    }
+    return r;
+  }
+
+  template <class Fail>
+  static void beir(const nlohmann::json& j, Record& r, const Fail& fail) {
+    const auto& id = j["_id"];
+    if (id.is_string()) {
+      r.fields.id = id.get<std::string>();
+    } else if (id.is_number_integer()) {
+      r.fields.id = std::to_string(id.get<long long>());
     } else {
       throw fail("\"_id\" is neither a string nor an integer");
     }
-    if (r.id.empty() || r.id.size() > 200) throw fail("\"_id\" is empty or longer than 200 bytes");
-    auto text = j.find("text");
-    if (text != j.end() && text->is_string()) r.raw_text = text->get<std::string>();
-    auto title = j.find("title");
-    if (title != j.end() && title->is_string()) r.title = title->get<std::string>();
-    return r;
+    if (r.fields.id.empty() || r.fields.id.size() > 200) throw fail("\"_id\" is empty or longer than 200 bytes");
+    r.raw_text = text_of(j, "text");
+    r.fields.title = text_of(j, "title");
+  }
+
+  // arXiv's metadata snapshot (the Kaggle file): "authors_parsed" is
+  // [family, given, suffix] in Unicode; "authors" the same names in LaTeX.
+  static void arxiv(const nlohmann::json& j, Record& r) {
+    r.raw_text = text_of(j, "abstract");
+    r.fields.title = text_of(j, "title");
+    r.fields.arxiv_id = text_of(j, "id");
+    r.fields.doi = text_of(j, "doi");
+    r.fields.venue = "arXiv";
+    if (auto parsed = j.find("authors_parsed"); parsed != j.end() && parsed->is_array()) {
+      for (const auto& name : *parsed) {
+        if (!name.is_array() || name.empty() || !name[0].is_string()) continue;
+        Author a{name[0].get<std::string>(), name.size() > 1 && name[1].is_string() ? name[1].get<std::string>() : ""};
+        if (name.size() > 2 && name[2].is_string() && !name[2].get<std::string>().empty()) {
+          a.given += (a.given.empty() ? "" : ", ") + name[2].get<std::string>();
+        }
+        r.fields.authors.push_back(std::move(a));
+      }
+    } else {
+      r.fields.authors = parse_name_list(text_of(j, "authors"));
+    }
+    std::string categories = text_of(j, "categories");
+    for (std::size_t i = 0; i < categories.size();) {
+      const auto end = std::min(categories.size(), categories.find(' ', i));
+      if (end > i) r.fields.categories.push_back(categories.substr(i, end - i));
+      i = end + 1;
+    }
+    // The first version's date is the paper's; update_date is the record's.
+    std::string date = text_of(j, "update_date");
+    if (auto versions = j.find("versions"); versions != j.end() && versions->is_array() && !versions->empty() &&
+                                            (*versions)[0].is_object()) {
+      date = text_of((*versions)[0], "created");
+    }
+    parse_date(date, r.fields.year, r.fields.month, r.fields.day);
+  }
+
+  // Semantic Scholar's Open Research Corpus (the old schema: "paperAbstract").
+  static void semantic_scholar(const nlohmann::json& j, Record& r) {
+    r.raw_text = text_of(j, "paperAbstract");
+    r.fields.title = text_of(j, "title");
+    r.fields.doi = text_of(j, "doi");
+    r.fields.pmid = text_of(j, "pmid");
+    r.fields.venue = text_of(j, "journalName");
+    if (r.fields.venue.empty()) r.fields.venue = text_of(j, "venue");
+    if (auto year = j.find("year"); year != j.end() && year->is_number_integer()) r.fields.year = year->get<int>();
+    if (auto authors = j.find("authors"); authors != j.end() && authors->is_array()) {
+      for (const auto& a : *authors) {
+        if (a.is_object()) r.fields.authors.push_back(parse_name(text_of(a, "name")));
+      }
+    }
+    if (auto entities = j.find("entities"); entities != j.end() && entities->is_array()) {
+      for (const auto& e : *entities) {
+        if (e.is_string()) r.fields.categories.push_back(e.get<std::string>());
+      }
+    }
+    // Without a DOI or PMID, Semantic Scholar's own id names the paper.
+    if (r.fields.doi.empty() && r.fields.pmid.empty()) r.fields.id = text_of(j, "id");
+  }
+
+  // The string at `key`, or "" when it is missing, null or not a string.
+  static std::string text_of(const nlohmann::json& j, const char* key) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
   }
 
   std::unique_ptr<LineSource> src_;

@@ -1,4 +1,5 @@
-// Readers for the input formats: the abstracts text format and BEIR JSON Lines.
+// Readers for the input formats: the abstracts text format and JSON Lines (BEIR,
+// arXiv's metadata snapshot, Semantic Scholar).
 #ifndef ABSTRACTS_INDEXER_READER_H_
 #define ABSTRACTS_INDEXER_READER_H_
 
@@ -9,12 +10,18 @@
 #include <string>
 #include <vector>
 
+#include "abstracts/abstract.h"
+
 namespace abstracts::indexer {
 
 // One abstract as read from a file, before analysis.
 struct Record {
-  std::string id;        // "" for the text format (derived later from the text)
-  std::string title;     // "" unless the input gives one (JSON Lines "title")
+  // What the file says of the abstract besides its text, as written there (LaTeX
+  // and all): id ("" for the text format: derived later from the text), title
+  // ("" unless the input gives one), and the bibliographic fields of Abstract
+  // (venue, year, authors, ...), empty or 0 where the file says nothing. Its
+  // source, line and text are not used.
+  Abstract fields;
   std::string raw_text;  // as in the file: LaTeX and all, CR and BOM stripped
   std::uint32_t line = 0;  // 1-based line in the (decompressed) file
 };
@@ -27,9 +34,15 @@ enum class Format { kAbstractsText, kJsonLines };
 //
 // Text format: the first line names venue and year ("NeurIPS 2026 Papers" ->
 // "NeurIPS", 2026); each non-empty line after it is one abstract.
-// JSON Lines (BEIR): one object a line with "_id" (string or number), "text"
-// and optional "title"; other fields are ignored; blank lines are skipped, and
-// so are records with neither text nor title (counted in skipped()).
+// JSON Lines: one object a line, blank lines skipped; of each line, its keys
+// tell the kind (docs/formats.md):
+// - BEIR: "_id" (string or number), "text" and optional "title"; a record with
+//   neither text nor title is skipped (counted in skipped());
+// - arXiv's metadata snapshot: "id", "abstract", "title", "authors_parsed" (or
+//   "authors"), "categories", "doi", "versions" (the first one's date);
+// - Semantic Scholar's corpus: "paperAbstract", "title", "authors", "year",
+//   "journalName" or "venue", "doi", "pmid", "entities" (as categories).
+// A record of the last two without an abstract is skipped (counted).
 //
 // Throws InputError (naming the file and line) for an unreadable file, bytes
 // that are not UTF-8, a missing header, bad JSON or a line over 1 MiB.

@@ -120,7 +120,7 @@ struct Writer::Impl {
         reader.reset();
         return index_large_file(file, abs, now);
       }
-      bool title_in_text = record->title.empty();
+      bool title_in_text = record->fields.title.empty();
       abstracts.emplace_back(indexer::make_abstract(*record, abs, reader->venue(), reader->year()),
                              title_in_text);
     }
@@ -167,7 +167,7 @@ struct Writer::Impl {
     std::vector<Xapian::docid> kept;
     while (auto record = reader->next()) {
       Abstract a = indexer::make_abstract(*record, abs, reader->venue(), reader->year());
-      kept.push_back(write(copy, a, record->title.empty(), abs));
+      kept.push_back(write(copy, a, record->fields.title.empty(), abs));
       if (kept.size() % kCopyCommitEvery == 0) copy.commit();
     }
     std::sort(kept.begin(), kept.end());
@@ -385,13 +385,13 @@ std::size_t Writer::index_directory(const fs::path& dir,
 
 std::string Writer::add(Abstract a) {
   return xapian_try(impl_->dir, [&] {
-    if (a.id.empty()) a.id = content_id(a.text);
-    a.text = display_text(a.text);
     const bool title_in_text = a.title.empty();  // a derived title is the text's first sentence
-    a.title = title_in_text ? derive_title(a.text) : display_text(a.title);
-    impl_->db.replace_document(schema::id_term(a.id),
-                               indexer::make_document(a, title_in_text, impl_->analyzer, *impl_->compressor));
-    return a.id;
+    // As a file's record is made an abstract: the same cleaning and id rule.
+    const indexer::Record record{a, a.text, a.line};
+    const Abstract made = indexer::make_abstract(record, a.source, a.venue, a.year);
+    impl_->db.replace_document(schema::id_term(made.id),
+                               indexer::make_document(made, title_in_text, impl_->analyzer, *impl_->compressor));
+    return made.id;
   });
 }
 

@@ -263,6 +263,44 @@ TEST(PublicApiErrors, WriterRoundTrip) {
   EXPECT_TRUE(index.search("pokemon").hits.empty());
 }
 
+// Issue 18: a program's own bibliographic records go in with Writer::add and
+// come back whole; the DOI names the paper.
+TEST(PublicApiErrors, Issue18MetadataRoundTrip) {
+  ScratchDir dir;
+  auto writer = abstracts::Writer::open(dir.path() / "index");
+  abstracts::Abstract a;
+  a.text = "Diphoton pairs at hadron colliders.";
+  a.title = "Calculation of prompt diphoton production";
+  a.authors = {{"Bal\\'azs", "C."}, {"Berger", "E. L."}};
+  a.year = 2007;
+  a.month = 4;
+  a.day = 2;
+  a.venue = "Phys. Rev. D";
+  a.categories = {"hep-ph"};
+  a.doi = "https://doi.org/10.1103/PhysRevD.76.013009";
+  a.arxiv_id = "0704.0001v2";
+  const std::string id = writer.add(a);
+  EXPECT_EQ(id, "10.1103/physrevd.76.013009");
+  writer.commit();
+
+  const auto index = abstracts::Index::open(dir.path() / "index");
+  const auto got = index.get(id);
+  ASSERT_TRUE(got.has_value());
+  ASSERT_EQ(got->authors.size(), 2u);
+  EXPECT_EQ(abstracts::display_name(got->authors[0]), "C. Balázs");
+  EXPECT_EQ(abstracts::iso_date(*got), "2007-04-02");
+  EXPECT_EQ(got->venue, "Phys. Rev. D");
+  EXPECT_EQ(got->categories, std::vector<std::string>{"hep-ph"});
+  EXPECT_EQ(got->doi, "10.1103/physrevd.76.013009");
+  EXPECT_EQ(got->arxiv_id, "0704.0001");
+  for (const char* q : {"author:balazs", "doi:10.1103/PhysRevD.76.013009", "arxiv:0704.0001", "category:hep-ph",
+                        "venue:\"Phys. Rev. D\""}) {
+    const auto results = index.search(q);
+    ASSERT_EQ(results.hits.size(), 1u) << q;
+    EXPECT_EQ(results.hits[0].abstract.id, id) << q;
+  }
+}
+
 // The documented free functions.
 TEST(PublicApiText, ContentIdIsStableAndNormalised) {
   const std::string id = abstracts::content_id("Some  abstract\ttext.");

@@ -716,8 +716,9 @@ TEST_F(ReadingListTest, ExportEscapesBibtexSpecials) {
   Index special = Index::open(special_index_dir());
   auto a = special.get(*special_id_);
   ASSERT_TRUE(a);
-  // What the library kept of the specials is what must be escaped.
-  for (char c : std::string("{}%&$#_\\~^")) {
+  // What the library kept of the specials is what must be escaped. (No
+  // backslash survives display_text(), which cleans venues too since issue 18.)
+  for (char c : std::string("{}%&$#_~^")) {
     EXPECT_TRUE(a->title.find(c) != std::string::npos || a->text.find(c) != std::string::npos ||
                 a->venue.find(c) != std::string::npos)
         << "the test data lost '" << c << "': " << a->title << " / " << a->text << " / "

@@ -33,8 +33,8 @@ void ExpectRecords(const std::vector<Record>& got, const std::vector<Expected>& 
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {
     SCOPED_TRACE(::testing::Message() << "record " << i);
-    EXPECT_EQ(got[i].id, want[i].id);
-    EXPECT_EQ(got[i].title, want[i].title);
+    EXPECT_EQ(got[i].fields.id, want[i].id);
+    EXPECT_EQ(got[i].fields.title, want[i].title);
     EXPECT_EQ(got[i].raw_text, want[i].raw_text);
     EXPECT_EQ(got[i].line, want[i].line);
   }
@@ -459,8 +459,8 @@ TEST(BundledCorpus, EveryFileReadsWithVenueAndAllAbstracts) {
       ASSERT_GE(record.line, 2u);
       ASSERT_LE(record.line, file_lines.size());
       EXPECT_EQ(record.raw_text, file_lines[record.line - 1]);
-      EXPECT_EQ(record.id, "");
-      EXPECT_EQ(record.title, "");
+      EXPECT_EQ(record.fields.id, "");
+      EXPECT_EQ(record.fields.title, "");
     }
     // In these files the abstracts sit on every other line after the header.
     EXPECT_EQ(records.front().line, 3u);

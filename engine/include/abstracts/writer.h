@@ -23,7 +23,7 @@ struct FileReport {
   Status status = Status::kIndexed;
   std::size_t abstracts = 0;   // abstracts in the file
   std::size_t removed = 0;     // abstracts dropped from the index (gone from the file, or with it)
-  std::size_t skipped = 0;     // records with neither text nor title, left out
+  std::size_t skipped = 0;     // records without an abstract (for BEIR: neither text nor title), left out
 };
 
 // How far an index() call has got.
@@ -103,10 +103,13 @@ class Writer {
       const std::function<void(const FileReport&)>& on_file = {},
       const std::function<void(const std::exception&)>& on_error = {});
 
-  // Adds `abstract`, replacing any abstract with the same id. `text` and `title`
-  // may hold LaTeX: they are cleaned with display_text(). If id is empty it is
-  // derived from the text with content_id(); an empty title is derived from the
-  // text. Visible to readers after commit(). Returns the id.
+  // Adds `abstract`, replacing any abstract with the same id. `text`, `title`,
+  // `venue`, the authors' names and the categories may hold LaTeX: they are
+  // cleaned with display_text(). Identifiers are normalised (a DOI in lower case,
+  // an arXiv id without version). If id is empty it is the DOI, else the arXiv
+  // id, PMID or citation key, else derived from the text with content_id(); an
+  // empty title is derived from the text. Visible to readers after commit().
+  // Returns the id.
   std::string add(Abstract abstract);
 
   // Removes the abstract with this id. Returns false if there was none.

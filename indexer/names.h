@@ -1,0 +1,32 @@
+// People's names and dates as bibliographic sources write them.
+#ifndef ABSTRACTS_INDEXER_NAMES_H_
+#define ABSTRACTS_INDEXER_NAMES_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "abstracts/abstract.h"
+
+namespace abstracts::indexer {
+
+// One name as written: "Last, First" ("Berger, E. L.", "van der Berg, Jan"), or
+// "First von Last" ("E. L. Berger", "Jan van der Berg": the lower-case words
+// before the last belong to the family name, as BibTeX reads them); a trailing
+// "Jr.", "Sr.", "II", "III" or "IV" stays with the given names. A single word
+// is a family name.
+Author parse_name(std::string_view name);
+
+// A list of names: "Knuth, Donald E. and Plass, Michael F." (BibTeX: " and "
+// between names), "C. Balázs, E. L. Berger, P. Nadolsky" (commas), or both mixed
+// ("A. Smith, B. Jones and C. Wu").
+std::vector<Author> parse_name_list(std::string_view names);
+
+// A date: year, month and day (0 where unknown) from "2007-04-02", "2007-04",
+// "2007", "2007/04/02/" (RIS), "Mon, 2 Apr 2007 19:18:42 GMT" (RFC 2822, arXiv)
+// or "2 Apr 2007". False if no year in 1000-2999 is found.
+bool parse_date(std::string_view text, int& year, int& month, int& day);
+
+}  // namespace abstracts::indexer
+
+#endif  // ABSTRACTS_INDEXER_NAMES_H_

@@ -1,0 +1,212 @@
+// Issue 18: what bibliographic sources say besides the text (authors, date,
+// identifiers, categories), from the JSON Lines kinds the reader knows (arXiv's
+// metadata snapshot, Semantic Scholar) to the abstract and its index terms.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "abstracts/error.h"
+#include "engine/analysis/analyzer.h"
+#include "engine/compression.h"
+#include "engine/schema.h"
+#include "indexer/document.h"
+#include "indexer/reader.h"
+#include "tests/support/test_support.h"
+
+namespace abstracts::indexer {
+namespace {
+
+namespace fs = std::filesystem;
+using abstracts::testing::TempDir;
+using abstracts::testing::write_file;
+
+// The first record of arXiv's snapshot, as the Kaggle file has it (LaTeX in
+// "authors", Unicode in "authors_parsed", hard-wrapped text with two leading spaces).
+const char* const kArxivLine =
+    R"({"id":"0704.0001","submitter":"Pavel Nadolsky","authors":"C. Bal\\'azs, E. L. Berger, P. M. Nadolsky, C.-P. Yuan",)"
+    R"("title":"Calculation of prompt diphoton production cross sections at Tevatron and\n  LHC energies",)"
+    R"("comments":"37 pages","journal-ref":"Phys.Rev.D76:013009,2007","doi":"10.1103/PhysRevD.76.013009",)"
+    R"("report-no":"ANL-HEP-PR-07-12","categories":"hep-ph math.CO","license":null,)"
+    R"("abstract":"  A fully differential calculation in perturbative quantum chromodynamics is\npresented.\n",)"
+    R"("versions":[{"version":"v1","created":"Mon, 2 Apr 2007 19:18:42 GMT"},{"version":"v2","created":"Tue, 24 Jul 2007 20:10:27 GMT"}],)"
+    R"("update_date":"2008-11-26","authors_parsed":[["Bal\u00e1zs","C.",""],["Berger","E. L.",""],["Nadolsky","P. M.",""],["Yuan","C. -P.","Jr"]]})";
+
+const char* const kS2Line =
+    R"({"entities":["Nursing","Cardiology"],"pmid":"24568020v1","year":2013,"id":"f2320c08c7d95bbf8bb72e4d6deaa6845ea4cf27",)"
+    R"("authors":[{"name":"Kate Jack","ids":["38280253"]},{"name":"Jan van der Berg","ids":[]}],"journalName":"Nursing times",)"
+    R"("paperAbstract":"Sixty seconds with a nurse.","title":"60 seconds with Kate Jack.","doi":"","venue":"Nursing times"})";
+
+std::vector<Record> read(const TempDir& dir, const std::string& content) {
+  const auto file = dir / "records.json";
+  write_file(file, content);
+  return read_all(file);
+}
+
+TEST(Metadata, ArxivSnapshotRecord) {
+  TempDir dir;
+  const auto records = read(dir, std::string(kArxivLine) + "\n");
+  ASSERT_EQ(records.size(), 1u);
+  const Abstract& f = records[0].fields;
+  EXPECT_EQ(f.arxiv_id, "0704.0001");
+  EXPECT_EQ(f.doi, "10.1103/PhysRevD.76.013009");
+  EXPECT_EQ(f.venue, "arXiv");
+  EXPECT_EQ(f.year, 2007);
+  EXPECT_EQ(f.month, 4) << "the first version's date";
+  EXPECT_EQ(f.day, 2);
+  ASSERT_EQ(f.authors.size(), 4u);
+  EXPECT_EQ(f.authors[0].family, "Balázs") << "authors_parsed, in Unicode";
+  EXPECT_EQ(f.authors[0].given, "C.");
+  EXPECT_EQ(f.authors[3].given, "C. -P., Jr");
+  EXPECT_EQ(f.categories, (std::vector<std::string>{"hep-ph", "math.CO"}));
+
+  const Abstract a = make_abstract(records[0], "/x/records.json", "", 0);
+  EXPECT_EQ(a.id, "10.1103/physrevd.76.013009") << "the DOI names the paper first";
+  EXPECT_EQ(a.doi, "10.1103/physrevd.76.013009");
+  EXPECT_EQ(a.title, "Calculation of prompt diphoton production cross sections at Tevatron and LHC energies");
+  EXPECT_EQ(a.text, "A fully differential calculation in perturbative quantum chromodynamics is presented.");
+  EXPECT_EQ(iso_date(a), "2007-04-02");
+}
+
+TEST(Metadata, ArxivAuthorsFromTheLatexListWhenNotParsed) {
+  TempDir dir;
+  nlohmann::json j = nlohmann::json::parse(kArxivLine);
+  j.erase("authors_parsed");
+  j.erase("doi");
+  const auto records = read(dir, j.dump() + "\n");
+  ASSERT_EQ(records.size(), 1u);
+  const Abstract a = make_abstract(records[0], "", "", 0);
+  ASSERT_EQ(a.authors.size(), 4u);
+  EXPECT_EQ(a.authors[0].family, "Balázs") << "LaTeX accents become letters";
+  EXPECT_EQ(a.id, "0704.0001") << "no DOI: the arXiv id";
+}
+
+TEST(Metadata, SemanticScholarRecord) {
+  TempDir dir;
+  const auto records = read(dir, std::string(kS2Line) + "\n");
+  ASSERT_EQ(records.size(), 1u);
+  const Abstract a = make_abstract(records[0], "", "", 0);
+  EXPECT_EQ(a.id, "24568020") << "the PMID, without S2's version suffix";
+  EXPECT_EQ(a.pmid, "24568020");
+  EXPECT_EQ(a.venue, "Nursing times");
+  EXPECT_EQ(a.year, 2013);
+  ASSERT_EQ(a.authors.size(), 2u);
+  EXPECT_EQ(a.authors[0].family, "Jack");
+  EXPECT_EQ(a.authors[1].family, "van der Berg");
+  EXPECT_EQ(a.categories, (std::vector<std::string>{"Nursing", "Cardiology"}));
+}
+
+TEST(Metadata, RecordsWithoutAnAbstractAreSkippedAndCounted) {
+  TempDir dir;
+  nlohmann::json arxiv = nlohmann::json::parse(kArxivLine), s2 = nlohmann::json::parse(kS2Line);
+  arxiv["abstract"] = "   \n";
+  s2["paperAbstract"] = "";
+  const auto file = dir / "mixed.jsonl";
+  write_file(file, std::string(kArxivLine) + "\n" + arxiv.dump() + "\n" + s2.dump() + "\n" + kS2Line + "\n");
+  auto reader = Reader::open(file);
+  std::size_t n = 0;
+  while (reader->next()) ++n;
+  EXPECT_EQ(n, 2u);
+  EXPECT_EQ(reader->skipped(), 2u);
+}
+
+TEST(Metadata, AnObjectOfNoKnownKindIsAnErrorOnItsLine) {
+  TempDir dir;
+  const auto file = dir / "odd.jsonl";
+  write_file(file, std::string(kArxivLine) + "\n{\"name\": \"no abstract anywhere\"}\n");
+  try {
+    read_all(file);
+    ADD_FAILURE() << "read";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 2u);
+    EXPECT_NE(std::string(e.what()).find("no known kind"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Metadata, TheIdIsTheSourcesIdentifierInOrder) {
+  Record r;
+  r.raw_text = "Some text.";
+  r.fields.citation_key = "knuth1984";
+  EXPECT_EQ(make_abstract(r, "", "", 0).id, "knuth1984");
+  r.fields.pmid = "PMID:17284678";
+  EXPECT_EQ(make_abstract(r, "", "", 0).id, "17284678");
+  r.fields.arxiv_id = "2106.01234v3";
+  EXPECT_EQ(make_abstract(r, "", "", 0).id, "2106.01234");
+  r.fields.doi = "https://doi.org/10.1000/ABC";
+  EXPECT_EQ(make_abstract(r, "", "", 0).id, "10.1000/abc");
+  r.fields.id = "given";
+  EXPECT_EQ(make_abstract(r, "", "", 0).id, "given") << "an id the source gives as such (BEIR's _id) wins";
+  EXPECT_EQ(make_abstract(Record{{}, "Some text.", 1}, "", "", 0).id, content_id("Some text."));
+}
+
+TEST(Metadata, TheRecordsVenueAndDateWinOverTheFilesHeader) {
+  Record r;
+  r.raw_text = "Some text.";
+  Abstract a = make_abstract(r, "", "NeurIPS", 2026);
+  EXPECT_EQ(a.venue, "NeurIPS");
+  EXPECT_EQ(a.year, 2026);
+  r.fields.venue = "Phys. Rev. D";
+  r.fields.year = 2007;
+  r.fields.month = 4;
+  a = make_abstract(r, "", "NeurIPS", 2026);
+  EXPECT_EQ(a.venue, "Phys. Rev. D");
+  EXPECT_EQ(iso_date(a), "2007-04");
+}
+
+TEST(Metadata, TermsForAuthorsCategoriesIdentifiersAndTheDate) {
+  Record r;
+  r.raw_text = "Some text.";
+  r.fields.authors = {{"Bal\\'azs", "C."}, {"van der Berg", "Jan"}};
+  r.fields.categories = {"hep-ph"};
+  r.fields.doi = "10.1103/PhysRevD.76.013009";
+  r.fields.arxiv_id = "0704.0001v1";
+  r.fields.year = 2007;
+  r.fields.month = 4;
+  r.fields.day = 2;
+  const Abstract a = make_abstract(r, "", "", 0);
+  const analysis::Analyzer analyzer;
+  const compression::Compressor compressor("");
+  const Xapian::Document doc = make_document(a, true, analyzer, compressor);
+  std::vector<std::string> terms;
+  for (auto t = doc.termlist_begin(); t != doc.termlist_end(); ++t) {
+    if ((*t).rfind("X", 0) == 0) terms.push_back(*t);
+  }
+  for (const char* want : {"XAbalazs", "XAvan der berg", "XNc. balazs", "XNjan van der berg", "XChep-ph",
+                           "XIdoi:10.1103/physrevd.76.013009", "XIarxiv:0704.0001", "XY2007"}) {
+    EXPECT_NE(std::find(terms.begin(), terms.end(), want), terms.end()) << want;
+  }
+  EXPECT_EQ(Xapian::sortable_unserialise(doc.get_value(schema::kDateSlot)), 20070402);
+}
+
+// Every record of the shared real exports of these kinds that has an abstract
+// is read, and none without one (counted as the data's README counts them).
+TEST(Metadata, SharedExportsReadEveryRecordWithAnAbstract) {
+  const fs::path formats = fs::path(ABSTRACTS_SHARED_DATA_DIR) / "formats";
+  if (!fs::exists(formats)) GTEST_SKIP() << "no shared data at " << formats;
+  const struct {
+    const char* file;
+    std::size_t with_abstract, without;
+  } files[] = {
+      {"arxiv-snapshot-jsonl/arxivSpider_mnbvc--arxiv-metadata-oai-snapshot.json", 200, 0},
+      {"openalex-s2/Topic_Modeling_NLP--sample-S2-records.jsonl", 58, 34},
+  };
+  for (const auto& f : files) {
+    auto reader = Reader::open(formats / f.file);
+    std::size_t n = 0, with_authors = 0;
+    while (auto r = reader->next()) {
+      ++n;
+      with_authors += !r->fields.authors.empty();
+      EXPECT_FALSE(r->fields.title.empty()) << f.file << ":" << r->line;
+    }
+    EXPECT_EQ(n, f.with_abstract) << f.file;
+    EXPECT_EQ(reader->skipped(), f.without) << f.file;
+    EXPECT_GT(with_authors, n * 9 / 10) << f.file;
+  }
+}
+
+}  // namespace
+}  // namespace abstracts::indexer

@@ -1,0 +1,88 @@
+// Names and dates as bibliographic sources write them (indexer/names.h).
+#include "indexer/names.h"
+
+#include <gtest/gtest.h>
+
+namespace abstracts::indexer {
+namespace {
+
+TEST(Names, EachWayOfWritingOne) {
+  const struct {
+    const char* written;
+    const char* family;
+    const char* given;
+  } cases[] = {
+      {"Berger, E. L.", "Berger", "E. L."},
+      {"E. L. Berger", "Berger", "E. L."},
+      {"Kate Jack", "Jack", "Kate"},
+      {"Jan van der Berg", "van der Berg", "Jan"},
+      {"van der Berg, Jan", "van der Berg", "Jan"},
+      {"Ludwig von Beethoven", "von Beethoven", "Ludwig"},
+      {"Martin Luther King Jr.", "King", "Martin Luther, Jr."},
+      {"  Aristotle ", "Aristotle", ""},
+      {"C.-P. Yuan", "Yuan", "C.-P."},
+      {"Bal\\'azs, C.", "Bal\\'azs", "C."},
+  };
+  for (const auto& c : cases) {
+    const Author a = parse_name(c.written);
+    EXPECT_EQ(a.family, c.family) << c.written;
+    EXPECT_EQ(a.given, c.given) << c.written;
+  }
+}
+
+TEST(Names, Lists) {
+  auto names = parse_name_list("C. Bal\\'azs, E. L. Berger, P. M. Nadolsky, C.-P. Yuan");
+  ASSERT_EQ(names.size(), 4u);
+  EXPECT_EQ(names[0].family, "Bal\\'azs");
+  EXPECT_EQ(names[3].given, "C.-P.");
+  names = parse_name_list("Knuth, Donald E. and Plass, Michael F.");  // BibTeX
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_EQ(names[0].family, "Knuth");
+  EXPECT_EQ(names[0].given, "Donald E.");
+  EXPECT_EQ(names[1].family, "Plass");
+  names = parse_name_list("van der Berg, Jan and Smith, A.");
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_EQ(names[0].family, "van der Berg");
+  names = parse_name_list("A. Smith, B. Jones and C. Wu");
+  ASSERT_EQ(names.size(), 3u);
+  EXPECT_EQ(names[2].family, "Wu");
+  names = parse_name_list("Donald Knuth and Michael Plass");
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_EQ(names[1].family, "Plass");
+  names = parse_name_list("A. Smith, Jr., B. Jones");
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_EQ(names[0].given, "A., Jr.");
+  EXPECT_TRUE(parse_name_list("").empty());
+}
+
+TEST(Dates, EachWayOfWritingOne) {
+  const struct {
+    const char* written;
+    int year, month, day;
+  } cases[] = {
+      {"2007-04-02", 2007, 4, 2},
+      {"2007-04", 2007, 4, 0},
+      {"2007", 2007, 0, 0},
+      {"2007/04/02/", 2007, 4, 2},
+      {"2007///", 2007, 0, 0},
+      {"Mon, 2 Apr 2007 19:18:42 GMT", 2007, 4, 2},
+      {"2 Apr 2007", 2007, 4, 2},
+      {"Apr 2007", 2007, 4, 0},
+      {"2007 Apr", 2007, 4, 0},
+      {"2007-13-40", 2007, 0, 0},
+  };
+  for (const auto& c : cases) {
+    int y = -1, m = -1, d = -1;
+    EXPECT_TRUE(parse_date(c.written, y, m, d)) << c.written;
+    EXPECT_EQ(y, c.year) << c.written;
+    EXPECT_EQ(m, c.month) << c.written;
+    EXPECT_EQ(d, c.day) << c.written;
+  }
+  int y = 0, m = 0, d = 0;
+  EXPECT_FALSE(parse_date("", y, m, d));
+  EXPECT_FALSE(parse_date("n.d.", y, m, d));
+  EXPECT_FALSE(parse_date("12345", y, m, d));
+}
+
+}  // namespace
+}  // namespace abstracts::indexer
