@@ -22,7 +22,10 @@ std::size_t quote_length(std::string_view s, std::size_t i) {
 }
 
 bool is_field(std::string_view name) {
-  return name == "venue" || name == "year" || name == "source" || name == "id" || name == "title";
+  for (std::string_view field : {"venue", "year", "source", "id", "title", "author", "category", "doi", "arxiv", "pmid"}) {
+    if (name == field) return true;
+  }
+  return false;
 }
 
 std::string lower_ascii(std::string_view s) {

@@ -737,8 +737,9 @@ class Grammar {
     std::string typed = lx.text;
     while (!typed.empty() && typed.back() == '*') typed.pop_back();
     std::string prefix;
-    if (term_prefix == schema::kSourcePrefix) {
-      prefix = analysis::Analyzer::fold(typed);
+    if (term_prefix == schema::kSourcePrefix || term_prefix == schema::kAuthorPrefix ||
+        term_prefix == schema::kCategoryPrefix) {
+      prefix = analysis::Analyzer::fold(typed);  // a name: folded whole, not split into words
     } else {
       std::string text = display_text(typed);
       auto tokens = analyzer_.tokenize(text);
@@ -806,6 +807,20 @@ class Grammar {
     e.field = f;
     if (f == "venue") {
       e.q = Xapian::Query(schema::field_term(schema::kVenuePrefix, analysis::Analyzer::fold(lx.text)));
+    } else if (f == "author") {
+      const std::string name = analysis::Analyzer::fold(display_text(lx.text));
+      e.q = wild ? wildcard(lx, std::string(schema::kAuthorPrefix))
+                 : Xapian::Query(schema::field_term(schema::kAuthorPrefix, name));
+      if (lx.quoted) {  // a family name of several words, or a full name as the source gives it
+        e.q = Xapian::Query(Xapian::Query::OP_OR, e.q,
+                            Xapian::Query(schema::field_term(schema::kFullNamePrefix, name)));
+      }
+    } else if (f == "category") {
+      e.q = wild ? wildcard(lx, std::string(schema::kCategoryPrefix))
+                 : Xapian::Query(schema::field_term(schema::kCategoryPrefix,
+                                                    analysis::Analyzer::fold(display_text(lx.text))));
+    } else if (f == "doi" || f == "arxiv" || f == "pmid") {
+      e.q = Xapian::Query(schema::identifier_term(f, lx.text));
     } else if (f == "id") {
       e.q = Xapian::Query(schema::id_term(lx.text));
     } else if (f == "source") {

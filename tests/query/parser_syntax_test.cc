@@ -147,6 +147,26 @@ const GoldenCase kFields[] = {
 };
 INSTANTIATE_TEST_SUITE_P(Fields, SyntaxGolden, ::testing::ValuesIn(kFields));
 
+// Issue 18: author:, category: and the identifiers filter like venue:. A surname
+// folds as a name does; quoted, it also matches a full name as the source gave it.
+const GoldenCase kBibliographicFields[] = {
+    {"author:Balázs", "Query(0 * XAbalazs)"},
+    {"author:BALAZS", "Query(0 * XAbalazs)"},
+    {"author:Bal\\'azs", "Query(0 * XAbalazs)"},
+    {"author:\"van der Berg\"", "Query(0 * (XAvan der berg OR XNvan der berg))"},
+    {"author:\"C. Balázs\"", "Query(0 * (XAc. balazs OR XNc. balazs))"},
+    {"author:bal*", "Query(0 * WILDCARD SYNONYM XAbal)"},
+    {"category:hep-ph", "Query(0 * XChep-ph)"},
+    {"category:cs.CL", "Query(0 * XCcs.cl)"},
+    {"category:cs.*", "Query(0 * WILDCARD SYNONYM XCcs.)"},
+    {"doi:10.1103/PhysRevD.76.013009", "Query(0 * XIdoi:10.1103/physrevd.76.013009)"},
+    {"doi:https://doi.org/10.1000/ABC", "Query(0 * XIdoi:10.1000/abc)"},
+    {"arxiv:0704.0001v2", "Query(0 * XIarxiv:0704.0001)"},
+    {"pmid:17284678", "Query(0 * XIpmid:17284678)"},
+    {"diphoton author:Balázs year:2007", "Query((diphoton FILTER (0 * XAbalazs AND 0 * XY2007)))"},
+};
+INSTANTIATE_TEST_SUITE_P(BibliographicFields, SyntaxGolden, ::testing::ValuesIn(kBibliographicFields));
+
 // Filters combine with free text (OP_FILTER) and with each other: one field's
 // filters are ORed, different fields' filters ANDed (in field-name order).
 const GoldenCase kFilterCombinations[] = {
