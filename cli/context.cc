@@ -185,7 +185,7 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
               << " unchanged, ";
     if (gone > 0) std::cerr << count_of(gone, "file") << " gone, ";
     std::cerr << count_of(removed, "abstract") << " removed";
-    if (skipped > 0) std::cerr << ", " << count_of(skipped, "empty record") << " skipped";
+    if (skipped > 0) std::cerr << ", skipped " << count_of(skipped, "record") << " without an abstract";
     if (failed > 0) std::cerr << ", " << count_of(failed, "file") << " failed";
     std::cerr << '\n';
   }

@@ -18,6 +18,17 @@ void describe(Json& j, const Abstract& a) {
   j["venue"] = a.venue.empty() ? Json() : Json(a.venue);
   j["year"] = a.year == 0 ? Json() : Json(a.year);
   j["title"] = a.title;
+  Json authors = Json::array();
+  for (const auto& author : a.authors) authors.push_back({{"family", author.family}, {"given", author.given}});
+  j["authors"] = std::move(authors);
+  const std::string date = iso_date(a);
+  j["date"] = date.empty() ? Json() : Json(date);
+  j["categories"] = a.categories;
+  auto text_or_null = [](const std::string& s) { return s.empty() ? Json() : Json(s); };
+  j["doi"] = text_or_null(a.doi);
+  j["arxiv"] = text_or_null(a.arxiv_id);
+  j["pmid"] = text_or_null(a.pmid);
+  j["citation_key"] = text_or_null(a.citation_key);
 }
 
 class JsonPrinter : public Printer {

@@ -73,6 +73,7 @@ class TextPrinter : public Printer {
     out_ << h.rank << "  " << location(a) << "  id " << paint(kDim, escape_controls(a.id)) << "  score "
          << format_score(h.score) << '\n';
     out_ << "   " << paint(kBold, escape_controls(a.title)) << '\n';
+    if (!a.authors.empty()) out_ << "   " << paint(kDim, escape_controls(byline(a))) << '\n';
     if (!h.snippet.text.empty()) out_ << "   " << highlighted(h.snippet) << '\n';
     if (!h.explanation.empty()) {
       out_ << "   " << paint(kDim, "why:");
@@ -91,9 +92,25 @@ class TextPrinter : public Printer {
 
   void abstract(const Abstract& a) override {
     out_ << paint(kBold, escape_controls(a.title)) << '\n';
+    if (!a.authors.empty()) {
+      std::string names;
+      for (const auto& author : a.authors) names += (names.empty() ? "" : ", ") + display_name(author);
+      out_ << escape_controls(names) << '\n';
+    }
     out_ << "id " << escape_controls(a.id) << "  " << location(a);
     if (!a.venue.empty()) out_ << "  " << escape_controls(a.venue);
-    if (a.year != 0) out_ << ' ' << a.year;
+    if (a.year != 0) out_ << ' ' << iso_date(a);
+    for (const auto& [name, value] : {std::pair<const char*, const std::string&>{"doi", a.doi},
+                                      {"arXiv", a.arxiv_id},
+                                      {"PMID", a.pmid},
+                                      {"key", a.citation_key}}) {
+      if (!value.empty()) out_ << "  " << name << ' ' << escape_controls(value);
+    }
+    if (!a.categories.empty()) {
+      std::string list;
+      for (const auto& c : a.categories) list += (list.empty() ? "" : ", ") + c;
+      out_ << "\n" << escape_controls(list);
+    }
     out_ << "\n\n" << escape_controls(a.text) << '\n';
   }
 
@@ -108,6 +125,19 @@ class TextPrinter : public Printer {
  private:
   std::string paint(const char* style, const std::string& text) const {
     return color_ ? style + text + kReset : text;
+  }
+
+  // "Balázs, Berger, Nadolsky 2007", "Balázs, Berger et al. 2007": family names
+  // (two and "et al." for more than three), and the year.
+  static std::string byline(const Abstract& a) {
+    std::string line;
+    const std::size_t shown = a.authors.size() > 3 ? 2 : a.authors.size();
+    for (std::size_t i = 0; i < shown; ++i) {
+      line += (i > 0 ? ", " : "") + (a.authors[i].family.empty() ? a.authors[i].given : a.authors[i].family);
+    }
+    if (a.authors.size() > shown) line += " et al.";
+    if (a.year != 0) line += ' ' + std::to_string(a.year);
+    return line;
   }
 
   std::string location(const Abstract& a) const {

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "abstracts/error.h"
+#include "indexer/document.h"
 #include "indexer/reader.h"
 #include "tests/fuzz/fuzz_check.h"
 
@@ -63,13 +64,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     while (auto r = reader->next()) {
       check(r->line > line, "records come in the order of their lines");
       line = r->line;
-      check(is_utf8(r->raw_text) && is_utf8(r->title) && is_utf8(r->id), "a record is UTF-8");
+      const abstracts::Abstract& f = r->fields;
+      bool utf8 = is_utf8(r->raw_text) && is_utf8(f.title) && is_utf8(f.id) && is_utf8(f.venue) &&
+                  is_utf8(f.doi) && is_utf8(f.arxiv_id) && is_utf8(f.pmid) && is_utf8(f.citation_key);
+      for (const auto& a : f.authors) utf8 = utf8 && is_utf8(a.family) && is_utf8(a.given);
+      for (const auto& c : f.categories) utf8 = utf8 && is_utf8(c);
+      check(utf8, "a record is UTF-8");
       if (reader->format() == abstracts::indexer::Format::kJsonLines) {
-        check(!r->id.empty() && r->id.size() <= 200, "a JSON Lines id has 1 to 200 bytes");
-        check(!r->raw_text.empty() || !r->title.empty(), "a JSON Lines record has text or a title");
+        check(f.id.size() <= 200, "a JSON Lines id has at most 200 bytes");
+        check(!r->raw_text.empty() || !f.title.empty(), "a JSON Lines record has text or a title");
       } else {
         check(!r->raw_text.empty(), "a text-format record has text");
       }
+      // As the indexer makes it an abstract: an id Xapian can hold, a date that is one.
+      const abstracts::Abstract a = abstracts::indexer::make_abstract(*r, path, reader->venue(), reader->year());
+      check(!a.id.empty() && a.id.size() <= 200, "an abstract's id has 1 to 200 bytes");
+      check(a.month >= 0 && a.month <= 12 && a.day >= 0 && a.day <= 31 && (a.day == 0 || a.month != 0),
+            "a date is a date");
     }
   } catch (const abstracts::Error&) {
     // InputError: bad input, rejected as the readers promise.
