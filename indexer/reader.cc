@@ -22,6 +22,8 @@ namespace abstracts::indexer {
 namespace {
 
 constexpr std::size_t kMaxLineBytes = 1 << 20;
+// How far into a file its first RIS record may start.
+constexpr std::size_t kRisPeekLines = 20;
 
 // Lines of a plain or gzip-compressed file, numbered from 1, without "\n" or "\r\n".
 class LineSource {
@@ -168,16 +170,18 @@ bool parse_header(std::string_view header, std::string& venue, int& year) {
 
 class TextReader : public Reader {
  public:
-  TextReader(std::unique_ptr<LineSource> src, const std::string& header) : src_(std::move(src)) {
+  // `header` is the file's first non-blank line, line `header_line`.
+  TextReader(std::unique_ptr<LineSource> src, const std::string& header, std::uint32_t header_line)
+      : src_(std::move(src)) {
     format_ = Format::kAbstractsText;
     if (!parse_header(trim(header), venue_, year_)) {
-      throw InputError(src_->where(src_->number()) +
+      throw InputError(src_->where(header_line) +
                            ": not a format abstracts reads (as its text format, the header line naming "
                            "the venue and year is missing)",
-                       src_->name(), src_->number(),
+                       src_->name(), header_line,
                        "abstracts reads its text format (a first line like 'NeurIPS 2026 Papers', then "
-                       "one abstract a line) and JSON Lines of BEIR, arXiv's metadata snapshot or "
-                       "Semantic Scholar (docs/formats.md)");
+                       "one abstract a line), JSON Lines of BEIR, arXiv's metadata snapshot or "
+                       "Semantic Scholar; RIS (docs/formats.md)");
     }
   }
 
@@ -338,6 +342,131 @@ class JsonLinesReader : public Reader {
   bool has_pending_;
 };
 
+// RIS ("TY  - JOUR" ... "ER  - "): one tag a line, "XX  - value" (some
+// exporters write two spaces after the dash); an untagged line inside a record
+// continues the value before it (Web of Science wraps abstracts so); lines
+// outside records are left out (Cochrane heads each record with a few).
+class RisReader : public Reader {
+ public:
+  RisReader(std::unique_ptr<LineSource> src, std::vector<std::pair<std::string, std::uint32_t>> peeked)
+      : src_(std::move(src)), peeked_(std::move(peeked)) {
+    format_ = Format::kRis;
+  }
+
+  // "TY  - JOUR" -> ("TY", "JOUR"); false for a line that is no tag line.
+  static bool tag_line(std::string_view line, std::string& tag, std::string& value) {
+    if (line.size() < 5 || !is_tag_char(line[0], true) || !is_tag_char(line[1], false)) return false;
+    if (line.substr(2, 3) != "  -") return false;
+    if (line.size() > 5 && line[5] != ' ') return false;
+    tag.assign(line.substr(0, 2));
+    value.assign(trim(line.substr(5)));
+    return true;
+  }
+
+  std::optional<Record> next() override {
+    std::string line, tag, value;
+    std::uint32_t number = 0;
+    while (read(line, number)) {
+      const bool tagged = tag_line(line, tag, value);
+      if (!in_record_) {
+        if (tagged && tag == "TY") {
+          in_record_ = true;
+          record_ = Record{};
+          record_.line = number;
+          last_ = nullptr;
+        }
+        continue;
+      }
+      if (!tagged) {  // a continuation line
+        if (last_ != nullptr && !is_blank(line)) *last_ += " " + std::string(trim(line));
+        continue;
+      }
+      if (tag == "ER") {
+        in_record_ = false;
+        if (auto r = finish()) return r;
+        continue;
+      }
+      add(tag, value);
+    }
+    if (in_record_) {  // the last record without its ER line
+      in_record_ = false;
+      return finish();
+    }
+    return std::nullopt;
+  }
+
+  std::uint64_t bytes_read() const override { return src_->offset(); }
+
+ private:
+  static bool is_tag_char(char c, bool first) {
+    return (c >= 'A' && c <= 'Z') || (!first && c >= '0' && c <= '9');
+  }
+
+  bool read(std::string& line, std::uint32_t& number) {
+    if (next_peeked_ < peeked_.size()) {
+      line = std::move(peeked_[next_peeked_].first);
+      number = peeked_[next_peeked_++].second;
+      return true;
+    }
+    if (!src_->next(line)) return false;
+    number = src_->number();
+    return true;
+  }
+
+  void add(const std::string& tag, const std::string& value) {
+    Abstract& f = record_.fields;
+    last_ = nullptr;
+    std::string* field = nullptr;
+    if (tag == "AB" || tag == "N2") {
+      field = &record_.raw_text;
+    } else if (tag == "TI" || tag == "T1" || tag == "CT") {
+      field = &f.title;
+    } else if (tag == "DO") {
+      field = &f.doi;
+    } else if (tag == "T2" || tag == "JO" || tag == "JF" || tag == "JA" || tag == "J2" || tag == "BT") {
+      // The journal's name as the exporter spells it first (T2 in Zotero and Web of Science).
+      if (f.venue.empty()) field = &f.venue;
+    } else if (tag == "AU" || tag == "A1") {
+      f.authors.push_back(Author{value, {}});  // split into names at the record's end
+      last_ = &f.authors.back().family;
+      return;
+    } else if (tag == "KW") {
+      f.categories.push_back(value);
+      last_ = &f.categories.back();
+      return;
+    } else if (tag == "PY" || tag == "Y1" || tag == "DA") {
+      int year = 0, month = 0, day = 0;
+      // The most precise date: DA "2025/04/02/" over PY "2025".
+      if (parse_date(value, year, month, day) && (f.year == 0 || month != 0)) {
+        f.year = year;
+        f.month = month;
+        f.day = day;
+      }
+      return;
+    }
+    if (field == nullptr) return;
+    if (!field->empty()) *field += " ";
+    *field += value;
+    last_ = field;
+  }
+
+  std::optional<Record> finish() {
+    for (auto& author : record_.fields.authors) author = parse_name(author.family);
+    if (is_blank(record_.raw_text)) {
+      ++skipped_;
+      return std::nullopt;
+    }
+    return std::move(record_);
+  }
+
+  std::unique_ptr<LineSource> src_;
+  std::vector<std::pair<std::string, std::uint32_t>> peeked_;
+  std::size_t next_peeked_ = 0;
+  bool in_record_ = false;
+  Record record_;
+  std::string* last_ = nullptr;  // the value a continuation line extends
+};
+
 }  // namespace
 
 std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
@@ -346,7 +475,22 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
   while (src->next(first)) {
     if (is_blank(first)) continue;
     if (trim(first).front() == '{') return std::make_unique<JsonLinesReader>(std::move(src), first);
-    return std::make_unique<TextReader>(std::move(src), first);
+    const std::uint32_t first_line = src->number();
+    std::string tag, value, venue;
+    int year = 0;
+    if (!parse_header(trim(first), venue, year)) {
+      // RIS, perhaps after a few lines of its own (Cochrane: "Record #1 of 78", ...).
+      std::vector<std::pair<std::string, std::uint32_t>> peeked{{first, src->number()}};
+      bool ris = RisReader::tag_line(first, tag, value) && tag == "TY";
+      for (std::string line; !ris && peeked.size() < kRisPeekLines && src->next(line);) {
+        peeked.emplace_back(std::move(line), src->number());
+        ris = RisReader::tag_line(peeked.back().first, tag, value) && tag == "TY";
+      }
+      if (ris) return std::make_unique<RisReader>(std::move(src), std::move(peeked));
+    }
+    // The text format; without its header line, TextReader refuses the file on
+    // line 1 (the lines peeked at are not needed for that).
+    return std::make_unique<TextReader>(std::move(src), first, first_line);
   }
   throw InputError(src->name() + ": empty file", src->name(), 0,
                    "a file of abstracts starts with a header line like 'NeurIPS 2026 Papers'");

@@ -26,11 +26,12 @@ struct Record {
   std::uint32_t line = 0;  // 1-based line in the (decompressed) file
 };
 
-enum class Format { kAbstractsText, kJsonLines };
+enum class Format { kAbstractsText, kJsonLines, kRis };
 
 // Streams the records of one file. The format is chosen by content, not by
 // extension: gzip data is decompressed first; a file whose first non-blank
-// character is '{' is JSON Lines, anything else the text format.
+// character is '{' is JSON Lines, one with a "TY  - " line among its first 20
+// lines RIS, anything else the text format.
 //
 // Text format: the first line names venue and year ("NeurIPS 2026 Papers" ->
 // "NeurIPS", 2026); each non-empty line after it is one abstract.
@@ -43,6 +44,9 @@ enum class Format { kAbstractsText, kJsonLines };
 // - Semantic Scholar's corpus: "paperAbstract", "title", "authors", "year",
 //   "journalName" or "venue", "doi", "pmid", "entities" (as categories).
 // A record of the last two without an abstract is skipped (counted).
+// RIS: recognised by a "TY  - " line within the first 20; see RisReader in
+// reader.cc and docs/formats.md for the tags read. A record without an abstract
+// (AB, N2) is skipped (counted).
 //
 // Throws InputError (naming the file and line) for an unreadable file, bytes
 // that are not UTF-8, a missing header, bad JSON or a line over 1 MiB.

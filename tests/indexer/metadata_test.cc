@@ -182,6 +182,54 @@ TEST(Metadata, TermsForAuthorsCategoriesIdentifiersAndTheDate) {
   EXPECT_EQ(Xapian::sortable_unserialise(doc.get_value(schema::kDateSlot)), 20070402);
 }
 
+// RIS as Zotero, Web of Science and Cochrane write it: a BOM, CRLF, "TY  -  JOUR" with two spaces after the dash, lines of their own
+// before each record, abstracts wrapped onto untagged lines, a last record with
+// no ER line.
+TEST(Metadata, RisRecordsWithEachExportersQuirks) {
+  TempDir dir;
+  const auto file = dir / "export.ris";
+  write_file(file,
+             "\xef\xbb\xbfRecord #1 of 3\r\nProvider: John Wiley & Sons, Ltd.\r\n\r\n"
+             "TY  -  JOUR\r\n"
+             "AU  -  Wells, L\r\nAU  -  Bednarz, T\r\n"
+             "TI  -  Explainable AI and Reinforcement Learning\r\n"
+             "T2  -  FRONTIERS IN ARTIFICIAL INTELLIGENCE\r\nJ2  -  Front. Artif. Intell.\r\n"
+             "KW  -  explainable AI\r\nKW  -  reinforcement learning\r\n"
+             "AB  -  Research into explainable AI\r\n   has been increasing.\r\n"
+             "PY  -  2021\r\nDA  -  2021/03/05/\r\nDO  -  10.3389/FRAI.2021.550030\r\nER  -\r\n\r\n"
+             "Record #2 of 3\r\n"
+             "TY  - JOUR\r\nTI  - No abstract here\r\nER  - \r\n"
+             "TY  - CPAPER\nAU  - Holzinger, A\nTI  - xxAI\nAB  - Beyond explainable AI.\nPY  - 2022\n");
+  auto reader = Reader::open(file);
+  EXPECT_EQ(reader->format(), Format::kRis);
+  std::vector<Record> records;
+  while (auto r = reader->next()) records.push_back(std::move(*r));
+  EXPECT_EQ(reader->skipped(), 1u);
+  ASSERT_EQ(records.size(), 2u);
+  const Abstract a = make_abstract(records[0], "", "", 0);
+  EXPECT_EQ(records[0].line, 4u) << "the TY line";
+  EXPECT_EQ(a.title, "Explainable AI and Reinforcement Learning");
+  EXPECT_EQ(a.text, "Research into explainable AI has been increasing.");
+  ASSERT_EQ(a.authors.size(), 2u);
+  EXPECT_EQ(a.authors[0].family, "Wells");
+  EXPECT_EQ(a.authors[0].given, "L");
+  EXPECT_EQ(a.venue, "FRONTIERS IN ARTIFICIAL INTELLIGENCE");
+  EXPECT_EQ(a.categories, (std::vector<std::string>{"explainable AI", "reinforcement learning"}));
+  EXPECT_EQ(iso_date(a), "2021-03-05") << "DA is more precise than PY";
+  EXPECT_EQ(a.id, "10.3389/frai.2021.550030");
+  const Abstract b = make_abstract(records[1], "", "", 0);
+  EXPECT_EQ(b.title, "xxAI");
+  EXPECT_EQ(b.year, 2022);
+  EXPECT_EQ(b.text, "Beyond explainable AI.");
+
+  // Web of Science: the BOM right before the first tag.
+  write_file(file, "\xef\xbb\xbfTY  - JOUR\nAU  - M\xc3\xbcller, KR\nAB  - An abstract.\nER  -\n");
+  const auto wos = read_all(file);
+  ASSERT_EQ(wos.size(), 1u);
+  EXPECT_EQ(wos[0].line, 1u);
+  EXPECT_EQ(make_abstract(wos[0], "", "", 0).authors.at(0).family, "M\xc3\xbcller");
+}
+
 // Every record of the shared real exports of these kinds that has an abstract
 // is read, and none without one (counted as the data's README counts them).
 TEST(Metadata, SharedExportsReadEveryRecordWithAnAbstract) {
@@ -193,6 +241,9 @@ TEST(Metadata, SharedExportsReadEveryRecordWithAnAbstract) {
   } files[] = {
       {"arxiv-snapshot-jsonl/arxivSpider_mnbvc--arxiv-metadata-oai-snapshot.json", 200, 0},
       {"openalex-s2/Topic_Modeling_NLP--sample-S2-records.jsonl", 58, 34},
+      {"ris/SLR-automatic-screening--Exported_Items-zotero.ris", 246, 221},
+      {"ris/Research-paper--savedrecs-wos.ris", 238, 1},
+      {"ris/EstrogenSR--citation-exports-CochraneTrials.ris", 77, 1},
   };
   for (const auto& f : files) {
     auto reader = Reader::open(formats / f.file);
