@@ -26,6 +26,7 @@ struct SearchArgs {
   SearchOptions options;
   bool json = false;
   bool count = false;
+  std::string sort = "relevance";
   bool no_correct = false;
   bool no_acronyms = false;
   bool no_feedback = false;
@@ -118,6 +119,9 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
   queries->excludes(query);
   add_result_options(*cmd, args->options, args->json);
   cmd->add_flag("-c,--count", args->count, "Print only the number of matching abstracts");
+  cmd->add_option("--sort", args->sort, "Order of the hits: relevance (best first) or date (newest first)")
+      ->check(CLI::IsMember({"relevance", "date"}))
+      ->capture_default_str();
   cmd->add_flag("--no-correct", args->no_correct,
                 "Do not search for a spelling correction when the query finds nothing");
   cmd->add_flag("--no-acronyms", args->no_acronyms, "Do not expand learned acronyms");
@@ -128,6 +132,7 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
     if (args->words.empty() && args->queries.empty()) {
       throw Error("search needs a query", "abstracts search QUERY..., or abstracts search --queries FILE");
     }
+    args->options.sort = args->sort == "date" ? SortOrder::kDate : SortOrder::kRelevance;
     args->options.correct_spelling = !args->no_correct;
     args->options.expand_acronyms = !args->no_acronyms;
     if (args->no_feedback) args->options.ranking.feedback_min_words = 0;

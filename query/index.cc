@@ -81,7 +81,14 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       Xapian::Enquire enquire(db);
       enquire.set_query(r.query);
       enquire.set_weighting_scheme(query::bm25(options.ranking, &deadline));
-      r.ranking = query::best_hits(db, enquire, r.asked, query::count_user_words(r.asked), options.ranking,
+      RankingOptions ranking = options.ranking;
+      if (options.sort == SortOrder::kDate) {
+        // Newest first; the score orders abstracts of one date. Proximity would
+        // reorder the best hits by score: not wanted here.
+        enquire.set_sort_by_value_then_relevance(schema::kDateSlot, true);
+        ranking.proximity_weight = 0;
+      }
+      r.ranking = query::best_hits(db, enquire, r.asked, query::count_user_words(r.asked), ranking,
                                    options.offset, options.limit, decider,
                                    query::check_at_least(db, options));
       if (keep != nullptr && r.ranking.rescored) {

@@ -110,6 +110,34 @@ TEST_F(Issue18, TextShowsAuthorsAndYearOnEachHitAndInShow) {
   EXPECT_TRUE(contains(r.out, "arXiv 2007-03-31  arXiv 0704.0002\nmath.CO, cs.CG\n")) << r.out;
 }
 
+TEST_F(Issue18, SortByDateNewestFirst) {
+  write_file(dir_ / "more.json",
+             R"({"id":"0801.0001","title":"Later sparse graphs","abstract":"Sparse graphs again, later.",)"
+             R"("versions":[{"version":"v1","created":"Tue, 1 Jan 2008 00:00:00 GMT"}]})"
+             "\n"
+             R"({"_id":"undated","text":"Sparse graphs, sparse graphs, sparse graphs: no date at all."})"
+             "\n");
+  ASSERT_EQ(abstracts({"index", "more.json"}).status, 0);
+  auto ids = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"search", "--json"});
+    std::vector<std::string> out;
+    for (const auto& line : lines(abstracts(args).out)) out.push_back(json::parse(line).at("id"));
+    return out;
+  };
+  // By relevance, the abstract that says "sparse graphs" twice first; by date,
+  // the newest: 2008-01-01, 2007-04-02, 2007-03-31.
+  EXPECT_EQ(ids({"--sort", "date", "year:2007..2008"}),
+            (std::vector<std::string>{"0801.0001", "10.1103/physrevd.76.013009", "0704.0002"}));
+  EXPECT_EQ(ids({"--sort", "date", "sparse graphs"}),
+            (std::vector<std::string>{"0801.0001", "0704.0002", "undated"}))
+      << "undated last, however well it matches";
+  EXPECT_EQ(ids({"sparse graphs"}).front(), "undated") << "by relevance, it is first";
+  EXPECT_EQ(ids({"--sort", "relevance", "--limit", "3", "--sort", "date", "year:2007"}),
+            (std::vector<std::string>{"10.1103/physrevd.76.013009", "0704.0002"}))
+      << "the last --sort wins";
+  EXPECT_EQ(abstracts({"search", "--sort", "newest", "x"}).status, 2);
+}
+
 TEST_F(Issue18, ThePaperReadFromTwoFilesIsOneAbstract) {
   write_file(dir_ / "again.json", std::string(kArxiv).substr(0, std::string(kArxiv).find('\n') + 1));
   auto r = abstracts({"index", "again.json"});

@@ -60,12 +60,19 @@ struct RankingOptions {
   unsigned proximity_min_words = 4;
 };
 
+// The order of the hits.
+enum class SortOrder {
+  kRelevance,  // best first (BM25, with feedback and proximity as RankingOptions say)
+  kDate,       // newest first (year, month, day as known), then best first; undated last
+};
+
 struct SearchOptions {
   std::size_t limit = 10;   // at most this many hits
   std::size_t offset = 0;   // skip this many of the best hits first
   bool snippets = true;     // fill Hit::snippet
   std::size_t snippet_chars = 240;  // rough snippet length, in characters
   QuerySyntax syntax = QuerySyntax::kQueryLanguage;
+  SortOrder sort = SortOrder::kRelevance;
   // When the query matches nothing and a spelling correction of it matches
   // something, return the corrected query's hits (SearchResults::corrected).
   bool correct_spelling = true;
