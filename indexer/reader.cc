@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <utility>
@@ -16,6 +17,7 @@
 
 #include "abstracts/error.h"
 #include "engine/analysis/unicode_text.h"
+#include "indexer/markup.h"
 #include "indexer/names.h"
 
 namespace abstracts::indexer {
@@ -181,7 +183,7 @@ class TextReader : public Reader {
                        src_->name(), header_line,
                        "abstracts reads its text format (a first line like 'NeurIPS 2026 Papers', then "
                        "one abstract a line), JSON Lines of BEIR, arXiv's metadata snapshot or "
-                       "Semantic Scholar; RIS (docs/formats.md)");
+                       "Semantic Scholar; RIS; CSL-JSON (docs/formats.md)");
     }
   }
 
@@ -200,6 +202,169 @@ class TextReader : public Reader {
   std::unique_ptr<LineSource> src_;
   std::string line_;
 };
+
+// The string at `key`, or "" when it is missing, null or not a string.
+std::string text_of(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+template <class Fail>
+void beir(const nlohmann::json& j, Record& r, const Fail& fail) {
+  const auto& id = j["_id"];
+  if (id.is_string()) {
+    r.fields.id = id.get<std::string>();
+  } else if (id.is_number_integer()) {
+    r.fields.id = std::to_string(id.get<long long>());
+  } else {
+    throw fail("\"_id\" is neither a string nor an integer");
+  }
+  if (r.fields.id.empty() || r.fields.id.size() > 200) throw fail("\"_id\" is empty or longer than 200 bytes");
+  r.raw_text = text_of(j, "text");
+  r.fields.title = text_of(j, "title");
+}
+
+// arXiv's metadata snapshot (the Kaggle file): "authors_parsed" is
+// [family, given, suffix] in Unicode; "authors" the same names in LaTeX.
+void arxiv(const nlohmann::json& j, Record& r) {
+  r.raw_text = text_of(j, "abstract");
+  r.fields.title = text_of(j, "title");
+  r.fields.arxiv_id = text_of(j, "id");
+  r.fields.doi = text_of(j, "doi");
+  r.fields.venue = "arXiv";
+  if (auto parsed = j.find("authors_parsed"); parsed != j.end() && parsed->is_array()) {
+    for (const auto& name : *parsed) {
+      if (!name.is_array() || name.empty() || !name[0].is_string()) continue;
+      Author a{name[0].get<std::string>(), name.size() > 1 && name[1].is_string() ? name[1].get<std::string>() : ""};
+      if (name.size() > 2 && name[2].is_string() && !name[2].get<std::string>().empty()) {
+        a.given += (a.given.empty() ? "" : ", ") + name[2].get<std::string>();
+      }
+      r.fields.authors.push_back(std::move(a));
+    }
+  } else {
+    r.fields.authors = parse_name_list(text_of(j, "authors"));
+  }
+  std::string categories = text_of(j, "categories");
+  for (std::size_t i = 0; i < categories.size();) {
+    const auto end = std::min(categories.size(), categories.find(' ', i));
+    if (end > i) r.fields.categories.push_back(categories.substr(i, end - i));
+    i = end + 1;
+  }
+  // The first version's date is the paper's; update_date is the record's.
+  std::string date = text_of(j, "update_date");
+  if (auto versions = j.find("versions"); versions != j.end() && versions->is_array() && !versions->empty() &&
+                                          (*versions)[0].is_object()) {
+    date = text_of((*versions)[0], "created");
+  }
+  parse_date(date, r.fields.year, r.fields.month, r.fields.day);
+}
+
+// Semantic Scholar's Open Research Corpus (the old schema: "paperAbstract").
+void semantic_scholar(const nlohmann::json& j, Record& r) {
+  r.raw_text = text_of(j, "paperAbstract");
+  r.fields.title = text_of(j, "title");
+  r.fields.doi = text_of(j, "doi");
+  r.fields.pmid = text_of(j, "pmid");
+  r.fields.venue = text_of(j, "journalName");
+  if (r.fields.venue.empty()) r.fields.venue = text_of(j, "venue");
+  if (auto year = j.find("year"); year != j.end() && year->is_number_integer()) r.fields.year = year->get<int>();
+  if (auto authors = j.find("authors"); authors != j.end() && authors->is_array()) {
+    for (const auto& a : *authors) {
+      if (a.is_object()) r.fields.authors.push_back(parse_name(text_of(a, "name")));
+    }
+  }
+  if (auto entities = j.find("entities"); entities != j.end() && entities->is_array()) {
+    for (const auto& e : *entities) {
+      if (e.is_string()) r.fields.categories.push_back(e.get<std::string>());
+    }
+  }
+  // Without a DOI or PMID, Semantic Scholar's own id names the paper.
+  if (r.fields.doi.empty() && r.fields.pmid.empty()) r.fields.id = text_of(j, "id");
+}
+
+// CSL-JSON (Zotero, Better CSL JSON, Manubot): "author" [{family, given} or
+// {literal}], "issued" {"date-parts": [[y, m, d]]}, "container-title", "DOI",
+// "PMID", "keyword", and HTML in "abstract". Manubot keeps the paper's own id
+// in "note" ("standard_id: arxiv:1106.5730").
+void csl(const nlohmann::json& j, Record& r) {
+  r.raw_text = strip_markup(text_of(j, "abstract"));
+  r.fields.title = strip_markup(text_of(j, "title"));
+  r.fields.venue = text_of(j, "container-title");
+  r.fields.doi = text_of(j, "DOI");
+  r.fields.pmid = text_of(j, "PMID");
+  if (auto authors = j.find("author"); authors != j.end() && authors->is_array()) {
+    for (const auto& a : *authors) {
+      if (!a.is_object()) continue;
+      const std::string family = text_of(a, "family"), literal = text_of(a, "literal");
+      if (!family.empty()) {
+        r.fields.authors.push_back({family, text_of(a, "given")});
+      } else if (!literal.empty()) {
+        r.fields.authors.push_back(parse_name(literal));
+      }
+    }
+  }
+  if (auto issued = j.find("issued"); issued != j.end() && issued->is_object()) {
+    const auto parts = issued->find("date-parts");
+    if (parts != issued->end() && parts->is_array() && !parts->empty() && (*parts)[0].is_array()) {
+      int* fields[] = {&r.fields.year, &r.fields.month, &r.fields.day};
+      for (std::size_t k = 0; k < 3 && k < (*parts)[0].size(); ++k) {
+        const auto& v = (*parts)[0][k];
+        if (v.is_number_integer()) *fields[k] = v.get<int>();
+        if (v.is_string()) *fields[k] = std::atoi(v.get<std::string>().c_str());
+      }
+    } else {
+      parse_date(text_of(*issued, "raw"), r.fields.year, r.fields.month, r.fields.day);
+    }
+    if (r.fields.year < 1000 || r.fields.year > 2999) r.fields.year = r.fields.month = r.fields.day = 0;
+    if (r.fields.month < 1 || r.fields.month > 12) r.fields.month = r.fields.day = 0;
+    if (r.fields.day < 1 || r.fields.day > 31) r.fields.day = 0;
+  }
+  std::string keywords = text_of(j, "keyword");
+  for (std::size_t i = 0; i < keywords.size();) {
+    const auto end = std::min(keywords.size(), keywords.find_first_of(",;", i));
+    std::string k(trim(std::string_view(keywords).substr(i, end - i)));
+    if (!k.empty()) r.fields.categories.push_back(std::move(k));
+    i = end + 1;
+  }
+  const std::string note = text_of(j, "note");
+  if (const auto at = note.find("standard_id: "); at != std::string::npos) {
+    const std::string id = note.substr(at + 13, note.find_first_of(" \n", at + 13) - (at + 13));
+    if (id.rfind("arxiv:", 0) == 0) r.fields.arxiv_id = id.substr(6);
+    if (id.rfind("doi:", 0) == 0 && r.fields.doi.empty()) r.fields.doi = id.substr(4);
+    if (id.rfind("pmid:", 0) == 0 && r.fields.pmid.empty()) r.fields.pmid = id.substr(5);
+  }
+  r.fields.citation_key = text_of(j, "citation-key");
+  if (r.fields.citation_key.empty()) {
+    const std::string id = text_of(j, "id");  // Better CSL JSON: the key; Zotero: an item URI
+    if (!id.empty() && id.size() <= 100 && id.find_first_of("/: ") == std::string::npos) r.fields.citation_key = id;
+  }
+}
+
+// What one JSON object is: a record of a known kind, with or without
+// something to search (an abstract; for BEIR, text or a title), or no record.
+enum class JsonObject { kRecord, kEmptyRecord, kUnknown };
+
+// The record one JSON object describes, of whichever kind its keys say
+// (docs/formats.md).
+template <class Fail>
+JsonObject json_record(const nlohmann::json& j, Record& r, const Fail& fail) {
+  const auto authors = j.find("authors");
+  if (j.contains("_id")) {
+    beir(j, r, fail);
+    return r.raw_text.empty() && r.fields.title.empty() ? JsonObject::kEmptyRecord : JsonObject::kRecord;
+  }
+  if (j.contains("paperAbstract")) {
+    semantic_scholar(j, r);
+  } else if (j.contains("abstract") && j.contains("id") &&
+             (j.contains("authors_parsed") || j.contains("versions") || (authors != j.end() && authors->is_string()))) {
+    arxiv(j, r);
+  } else if (j.contains("type") || j.contains("author") || j.contains("issued") || j.contains("container-title")) {
+    csl(j, r);
+  } else {
+    return JsonObject::kUnknown;
+  }
+  return is_empty_text(r.raw_text) ? JsonObject::kEmptyRecord : JsonObject::kRecord;
+}
 
 class JsonLinesReader : public Reader {
  public:
@@ -242,104 +407,140 @@ class JsonLinesReader : public Reader {
     if (!j.is_object()) throw fail("not a JSON object");
     Record r;
     r.line = n;
-    if (j.contains("_id")) {
-      beir(j, r, fail);
-      if (r.raw_text.empty() && r.fields.title.empty()) return std::nullopt;
-    } else if (j.contains("abstract") && j.contains("id")) {
-      arxiv(j, r);
-      if (is_empty_text(r.raw_text)) return std::nullopt;
-    } else if (j.contains("paperAbstract")) {
-      semantic_scholar(j, r);
-      if (is_empty_text(r.raw_text)) return std::nullopt;
-    } else {
-      throw fail("an object of no known kind (BEIR has \"_id\", arXiv's snapshot \"id\" and \"abstract\", "
-                 "Semantic Scholar \"paperAbstract\")");
+    switch (json_record(j, r, fail)) {
+      case JsonObject::kRecord:
+        return r;
+      case JsonObject::kEmptyRecord:
+        return std::nullopt;
+      case JsonObject::kUnknown:
+        break;
     }
-    return r;
-  }
-
-  template <class Fail>
-  static void beir(const nlohmann::json& j, Record& r, const Fail& fail) {
-    const auto& id = j["_id"];
-    if (id.is_string()) {
-      r.fields.id = id.get<std::string>();
-    } else if (id.is_number_integer()) {
-      r.fields.id = std::to_string(id.get<long long>());
-    } else {
-      throw fail("\"_id\" is neither a string nor an integer");
-    }
-    if (r.fields.id.empty() || r.fields.id.size() > 200) throw fail("\"_id\" is empty or longer than 200 bytes");
-    r.raw_text = text_of(j, "text");
-    r.fields.title = text_of(j, "title");
-  }
-
-  // arXiv's metadata snapshot (the Kaggle file): "authors_parsed" is
-  // [family, given, suffix] in Unicode; "authors" the same names in LaTeX.
-  static void arxiv(const nlohmann::json& j, Record& r) {
-    r.raw_text = text_of(j, "abstract");
-    r.fields.title = text_of(j, "title");
-    r.fields.arxiv_id = text_of(j, "id");
-    r.fields.doi = text_of(j, "doi");
-    r.fields.venue = "arXiv";
-    if (auto parsed = j.find("authors_parsed"); parsed != j.end() && parsed->is_array()) {
-      for (const auto& name : *parsed) {
-        if (!name.is_array() || name.empty() || !name[0].is_string()) continue;
-        Author a{name[0].get<std::string>(), name.size() > 1 && name[1].is_string() ? name[1].get<std::string>() : ""};
-        if (name.size() > 2 && name[2].is_string() && !name[2].get<std::string>().empty()) {
-          a.given += (a.given.empty() ? "" : ", ") + name[2].get<std::string>();
-        }
-        r.fields.authors.push_back(std::move(a));
-      }
-    } else {
-      r.fields.authors = parse_name_list(text_of(j, "authors"));
-    }
-    std::string categories = text_of(j, "categories");
-    for (std::size_t i = 0; i < categories.size();) {
-      const auto end = std::min(categories.size(), categories.find(' ', i));
-      if (end > i) r.fields.categories.push_back(categories.substr(i, end - i));
-      i = end + 1;
-    }
-    // The first version's date is the paper's; update_date is the record's.
-    std::string date = text_of(j, "update_date");
-    if (auto versions = j.find("versions"); versions != j.end() && versions->is_array() && !versions->empty() &&
-                                            (*versions)[0].is_object()) {
-      date = text_of((*versions)[0], "created");
-    }
-    parse_date(date, r.fields.year, r.fields.month, r.fields.day);
-  }
-
-  // Semantic Scholar's Open Research Corpus (the old schema: "paperAbstract").
-  static void semantic_scholar(const nlohmann::json& j, Record& r) {
-    r.raw_text = text_of(j, "paperAbstract");
-    r.fields.title = text_of(j, "title");
-    r.fields.doi = text_of(j, "doi");
-    r.fields.pmid = text_of(j, "pmid");
-    r.fields.venue = text_of(j, "journalName");
-    if (r.fields.venue.empty()) r.fields.venue = text_of(j, "venue");
-    if (auto year = j.find("year"); year != j.end() && year->is_number_integer()) r.fields.year = year->get<int>();
-    if (auto authors = j.find("authors"); authors != j.end() && authors->is_array()) {
-      for (const auto& a : *authors) {
-        if (a.is_object()) r.fields.authors.push_back(parse_name(text_of(a, "name")));
-      }
-    }
-    if (auto entities = j.find("entities"); entities != j.end() && entities->is_array()) {
-      for (const auto& e : *entities) {
-        if (e.is_string()) r.fields.categories.push_back(e.get<std::string>());
-      }
-    }
-    // Without a DOI or PMID, Semantic Scholar's own id names the paper.
-    if (r.fields.doi.empty() && r.fields.pmid.empty()) r.fields.id = text_of(j, "id");
-  }
-
-  // The string at `key`, or "" when it is missing, null or not a string.
-  static std::string text_of(const nlohmann::json& j, const char* key) {
-    auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+    throw fail("an object of no known kind (BEIR has \"_id\", arXiv's snapshot \"id\" and \"abstract\", "
+               "Semantic Scholar \"paperAbstract\", CSL-JSON \"type\" or \"author\")");
   }
 
   std::unique_ptr<LineSource> src_;
   std::string pending_;
   bool has_pending_;
+};
+
+// A JSON array of records, one object an element (CSL-JSON from Zotero and
+// Manubot, or arXiv records), read element by element: memory holds one record,
+// never the file. Each element's kind is told by its keys, as for JSON Lines.
+class JsonArrayReader : public Reader {
+ public:
+  JsonArrayReader(std::unique_ptr<LineSource> src, std::string first) : src_(std::move(src)), line_(std::move(first)) {
+    format_ = Format::kJsonArray;
+    line_number_ = src_->number();
+  }
+
+  std::optional<Record> next() override {
+    while (auto element = next_element()) {
+      const std::uint32_t n = element_line_;
+      auto fail = [&](const std::string& what) {
+        return InputError(src_->where(n) + ": " + what, src_->name(), n,
+                          "a JSON array of records holds CSL-JSON items, or arXiv or BEIR records");
+      };
+      nlohmann::json j = nlohmann::json::parse(*element, nullptr, /*allow_exceptions=*/false);
+      if (j.is_discarded()) throw fail("not valid JSON");
+      Record r;
+      r.line = n;
+      switch (json_record(j, r, fail)) {
+        case JsonObject::kRecord:
+          return r;
+        case JsonObject::kEmptyRecord:
+          ++skipped_;
+          continue;
+        case JsonObject::kUnknown:
+          throw fail("an object of no known kind (CSL-JSON has \"type\" or \"author\", arXiv's records "
+                     "\"id\" and \"abstract\", BEIR's \"_id\")");
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::uint64_t bytes_read() const override { return src_->offset(); }
+
+ private:
+  static constexpr std::size_t kMaxElementBytes = 16 << 20;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError(src_->where(line_number_) + ": " + what, src_->name(), line_number_,
+                     "a JSON array of records is [ {...}, {...} ]");
+  }
+
+  // The next character, or '\0' at the end of the file (a NUL byte is refused
+  // by LineSource, so it cannot be a character of the file).
+  char get() {
+    while (pos_ >= line_.size()) {
+      if (!src_->next(line_)) return '\0';
+      line_number_ = src_->number();
+      pos_ = 0;
+      if (!element_.empty()) element_ += '\n';
+    }
+    return line_[pos_++];
+  }
+
+  // The text of the next element of the top-level array, or nullopt after its ']'.
+  std::optional<std::string> next_element() {
+    if (done_) return std::nullopt;
+    for (char c; (c = get()) != '\0';) {
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
+      if (!opened_) {
+        if (c != '[') fail("not a JSON array");
+        opened_ = true;
+        continue;
+      }
+      if (c == ']') {
+        done_ = true;
+        for (char t; (t = get()) != '\0';) {
+          if (t != ' ' && t != '\t' && t != '\r' && t != '\n') fail("text after the array's closing ']'");
+        }
+        return std::nullopt;
+      }
+      if (c == ',' && !first_element_) continue;
+      if (c != '{') fail("an element that is not an object");
+      first_element_ = false;
+      element_line_ = line_number_;
+      element_.assign(1, c);
+      int depth = 1;
+      bool in_string = false, escaped = false;
+      while (depth > 0) {
+        const char d = get();
+        if (d == '\0') fail("the array ends inside an element");
+        element_ += d;
+        if (element_.size() > kMaxElementBytes) fail("an element over 16 MiB");
+        if (in_string) {
+          if (escaped) {
+            escaped = false;
+          } else if (d == '\\') {
+            escaped = true;
+          } else if (d == '"') {
+            in_string = false;
+          }
+        } else if (d == '"') {
+          in_string = true;
+        } else if (d == '{' || d == '[') {
+          ++depth;
+        } else if (d == '}' || d == ']') {
+          --depth;
+        }
+      }
+      std::string out;
+      out.swap(element_);
+      return out;
+    }
+    if (!opened_) fail("not a JSON array");
+    fail("the array is never closed with ']'");
+  }
+
+  std::unique_ptr<LineSource> src_;
+  std::string line_;
+  std::size_t pos_ = 0;
+  std::uint32_t line_number_ = 0;
+  std::uint32_t element_line_ = 0;
+  std::string element_;
+  bool opened_ = false, first_element_ = true, done_ = false;
 };
 
 // RIS ("TY  - JOUR" ... "ER  - "): one tag a line, "XX  - value" (some
@@ -475,6 +676,7 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
   while (src->next(first)) {
     if (is_blank(first)) continue;
     if (trim(first).front() == '{') return std::make_unique<JsonLinesReader>(std::move(src), first);
+    if (trim(first).front() == '[') return std::make_unique<JsonArrayReader>(std::move(src), first);
     const std::uint32_t first_line = src->number();
     std::string tag, value, venue;
     int year = 0;

@@ -26,12 +26,13 @@ struct Record {
   std::uint32_t line = 0;  // 1-based line in the (decompressed) file
 };
 
-enum class Format { kAbstractsText, kJsonLines, kRis };
+enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis };
 
 // Streams the records of one file. The format is chosen by content, not by
 // extension: gzip data is decompressed first; a file whose first non-blank
-// character is '{' is JSON Lines, one with a "TY  - " line among its first 20
-// lines RIS, anything else the text format.
+// character is '{' is JSON Lines, '[' a JSON array of records (CSL-JSON, arXiv
+// records), one with a "TY  - " line among its first 20 lines RIS, anything
+// else the text format.
 //
 // Text format: the first line names venue and year ("NeurIPS 2026 Papers" ->
 // "NeurIPS", 2026); each non-empty line after it is one abstract.

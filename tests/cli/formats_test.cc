@@ -153,7 +153,6 @@ TEST(Issue18Refused, AFileOfNoKnownFormatIsRefusedWithTheFormatsListed) {
   const std::map<std::string, std::string> files{
       {"zotero.bib", "% Zotero export\n@article{knuth1984,\n  title = {Literate Programming},\n}\n"},
       {"pubmed.xml", "<?xml version=\"1.0\"?>\n<PubmedArticleSet>\n</PubmedArticleSet>\n"},
-      {"zotero.csl.json", "[\n  {\"id\": \"a\", \"abstract\": \"An abstract.\"}\n]\n"},
   };
   for (const auto& [name, content] : files) {
     write_file(dir / name, content);
@@ -161,7 +160,7 @@ TEST(Issue18Refused, AFileOfNoKnownFormatIsRefusedWithTheFormatsListed) {
                  {{"HOME", (dir / "home").string()}, {"ABSTRACTS_INDEX", kUnset}}, dir.path());
     EXPECT_EQ(r.status, 2) << name;
     EXPECT_TRUE(contains(r.err, name + ":1: not a format abstracts reads")) << r.err;
-    EXPECT_TRUE(contains(r.err, "JSON Lines of BEIR, arXiv's metadata snapshot or Semantic Scholar; RIS")) << r.err;
+    EXPECT_TRUE(contains(r.err, "JSON Lines of BEIR, arXiv's metadata snapshot or Semantic Scholar; RIS; CSL-JSON")) << r.err;
     EXPECT_FALSE(fs::exists(dir / "index")) << name << ": nothing indexed, no index left";
   }
 }
@@ -183,7 +182,9 @@ TEST(Issue18Shared, RealExportsAreFoundByTheirWordsAndAuthors) {
   for (const auto& [file, count] : std::vector<std::pair<std::string, int>>{
            {"ris/SLR-automatic-screening--Exported_Items-zotero.ris", 246},
            {"ris/Research-paper--savedrecs-wos.ris", 238},
-           {"ris/EstrogenSR--citation-exports-CochraneTrials.ris", 77}}) {
+           {"ris/EstrogenSR--citation-exports-CochraneTrials.ris", 77},
+           {"csl-json/gayashiva-Thesis--zotero_lib.csl.json", 89},
+           {"csl-json/deep-review--references.csl.json", 213}}) {
     r = run(ABSTRACTS_BIN, {"--index", index, "index", (formats / file).string()}, env);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(contains(r.err, "(" + std::to_string(count) + " abstracts)")) << file << ": " << r.err;
