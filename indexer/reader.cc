@@ -183,7 +183,7 @@ class TextReader : public Reader {
                        src_->name(), header_line,
                        "abstracts reads its text format (a first line like 'NeurIPS 2026 Papers', then "
                        "one abstract a line), JSON Lines of BEIR, arXiv's metadata snapshot or "
-                       "Semantic Scholar; RIS; CSL-JSON (docs/formats.md)");
+                       "Semantic Scholar; RIS; CSL-JSON; OpenAlex (docs/formats.md)");
     }
   }
 
@@ -282,6 +282,67 @@ void semantic_scholar(const nlohmann::json& j, Record& r) {
   if (r.fields.doi.empty() && r.fields.pmid.empty()) r.fields.id = text_of(j, "id");
 }
 
+// The last segment of a URL ("https://openalex.org/W3122893125" -> "W3122893125").
+std::string last_segment(const std::string& url) { return url.substr(url.find_last_of('/') + 1); }
+
+// An OpenAlex work (the /works API): the abstract comes as an inverted index,
+// word -> positions, and is rebuilt; its words may hold MathML and "&#13;".
+void openalex(const nlohmann::json& j, Record& r) {
+  if (auto index = j.find("abstract_inverted_index"); index != j.end() && index->is_object()) {
+    std::vector<std::pair<long long, std::string>> words;
+    for (const auto& [word, positions] : index->items()) {
+      if (!positions.is_array()) continue;
+      for (const auto& p : positions) {
+        if (p.is_number_integer()) words.emplace_back(p.get<long long>(), word);
+      }
+    }
+    std::sort(words.begin(), words.end());
+    std::string text;
+    for (const auto& [position, word] : words) {
+      if (!text.empty()) text += ' ';
+      text += word;
+    }
+    // A literal "\n" (backslash, n) stands for a line break in some works.
+    for (std::size_t at; (at = text.find("\\n")) != std::string::npos;) text.replace(at, 2, " ");
+    r.raw_text = strip_markup(text);
+  }
+  r.fields.title = strip_markup(text_of(j, "title"));
+  if (r.fields.title.empty()) r.fields.title = strip_markup(text_of(j, "display_name"));
+  r.fields.doi = text_of(j, "doi");
+  if (auto ids = j.find("ids"); ids != j.end() && ids->is_object()) {
+    const std::string pmid = text_of(*ids, "pmid");
+    if (!pmid.empty()) r.fields.pmid = last_segment(pmid);
+  }
+  if (auto year = j.find("publication_year"); year != j.end() && year->is_number_integer()) {
+    r.fields.year = year->get<int>();
+  }
+  int year = 0, month = 0, day = 0;
+  if (parse_date(text_of(j, "publication_date"), year, month, day) && year == r.fields.year) {
+    r.fields.month = month;
+    r.fields.day = day;
+  }
+  if (auto authorships = j.find("authorships"); authorships != j.end() && authorships->is_array()) {
+    for (const auto& a : *authorships) {
+      if (!a.is_object()) continue;
+      const auto author = a.find("author");
+      if (author != a.end() && author->is_object()) {
+        const std::string name = text_of(*author, "display_name");
+        if (!name.empty()) r.fields.authors.push_back(parse_name(name));
+      }
+    }
+  }
+  if (auto location = j.find("primary_location"); location != j.end() && location->is_object()) {
+    const auto source = location->find("source");
+    if (source != location->end() && source->is_object()) r.fields.venue = text_of(*source, "display_name");
+  }
+  if (auto keywords = j.find("keywords"); keywords != j.end() && keywords->is_array()) {
+    for (const auto& k : *keywords) {
+      if (k.is_object() && !text_of(k, "display_name").empty()) r.fields.categories.push_back(text_of(k, "display_name"));
+    }
+  }
+  if (r.fields.doi.empty() && r.fields.pmid.empty()) r.fields.id = last_segment(text_of(j, "id"));
+}
+
 // CSL-JSON (Zotero, Better CSL JSON, Manubot): "author" [{family, given} or
 // {literal}], "issued" {"date-parts": [[y, m, d]]}, "container-title", "DOI",
 // "PMID", "keyword", and HTML in "abstract". Manubot keeps the paper's own id
@@ -355,6 +416,8 @@ JsonObject json_record(const nlohmann::json& j, Record& r, const Fail& fail) {
   }
   if (j.contains("paperAbstract")) {
     semantic_scholar(j, r);
+  } else if (j.contains("abstract_inverted_index")) {
+    openalex(j, r);
   } else if (j.contains("abstract") && j.contains("id") &&
              (j.contains("authors_parsed") || j.contains("versions") || (authors != j.end() && authors->is_string()))) {
     arxiv(j, r);
@@ -487,13 +550,19 @@ class JsonArrayReader : public Reader {
     for (char c; (c = get()) != '\0';) {
       if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
       if (!opened_) {
-        if (c != '[') fail("not a JSON array");
+        if (c == '{') {
+          in_document_ = true;
+          find_results();  // an OpenAlex response: {"meta": {...}, "results": [...]}
+        } else if (c != '[') {
+          fail("not a JSON array");
+        }
         opened_ = true;
         continue;
       }
       if (c == ']') {
         done_ = true;
-        for (char t; (t = get()) != '\0';) {
+        // What follows "results" in a document is not read; after an array, nothing may follow.
+        for (char t; !in_document_ && (t = get()) != '\0';) {
           if (t != ' ' && t != '\t' && t != '\r' && t != '\n') fail("text after the array's closing ']'");
         }
         return std::nullopt;
@@ -534,13 +603,69 @@ class JsonArrayReader : public Reader {
     fail("the array is never closed with ']'");
   }
 
+  // In a top-level object, reads up to the '[' that opens its "results" array,
+  // skipping the values of the keys before it.
+  void find_results() {
+    while (true) {
+      char c = get();
+      while (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',') c = get();
+      if (c != '"') fail("an object without a \"results\" array");
+      std::string key;
+      for (char k; (k = get()) != '"';) {
+        if (k == '\0') fail("the file ends inside a key");
+        key += k;
+        if (k == '\\') key += get();
+      }
+      do c = get();
+      while (c == ' ' || c == '\t' || c == '\r' || c == '\n');
+      if (c != ':') fail("not a JSON object");
+      do c = get();
+      while (c == ' ' || c == '\t' || c == '\r' || c == '\n');
+      if (key == "results") {
+        if (c != '[') fail("\"results\" is not an array");
+        return;
+      }
+      skip_value(c);
+    }
+  }
+
+  // Skips the rest of the value that starts with `c` (a string, number,
+  // literal, object or array), up to but not past what follows it.
+  void skip_value(char c) {
+    int depth = (c == '{' || c == '[') ? 1 : 0;
+    bool in_string = c == '"', escaped = false;
+    if (depth == 0 && !in_string) {  // a number or a literal: up to ',' or '}'
+      while (pos_ < line_.size() && line_[pos_] != ',' && line_[pos_] != '}') ++pos_;
+      return;
+    }
+    while (depth > 0 || in_string) {
+      const char d = get();
+      if (d == '\0') fail("the file ends inside a value");
+      if (in_string) {
+        if (escaped) {
+          escaped = false;
+        } else if (d == '\\') {
+          escaped = true;
+        } else if (d == '"') {
+          in_string = false;
+        }
+      } else if (d == '"') {
+        in_string = true;
+      } else if (d == '{' || d == '[') {
+        ++depth;
+      } else if (d == '}' || d == ']') {
+        --depth;
+      }
+    }
+  }
+
   std::unique_ptr<LineSource> src_;
   std::string line_;
   std::size_t pos_ = 0;
   std::uint32_t line_number_ = 0;
   std::uint32_t element_line_ = 0;
   std::string element_;
-  bool opened_ = false, first_element_ = true, done_ = false;
+  bool opened_ = false, first_element_ = true, done_ = false, in_document_ = false;
 };
 
 // RIS ("TY  - JOUR" ... "ER  - "): one tag a line, "XX  - value" (some
@@ -675,6 +800,9 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
   std::string first;
   while (src->next(first)) {
     if (is_blank(first)) continue;
+    // "{" alone on its line opens a JSON document (an OpenAlex response), not
+    // a line of JSON Lines.
+    if (trim(first) == "{") return std::make_unique<JsonArrayReader>(std::move(src), first);
     if (trim(first).front() == '{') return std::make_unique<JsonLinesReader>(std::move(src), first);
     if (trim(first).front() == '[') return std::make_unique<JsonArrayReader>(std::move(src), first);
     const std::uint32_t first_line = src->number();

@@ -160,7 +160,7 @@ TEST(Issue18Refused, AFileOfNoKnownFormatIsRefusedWithTheFormatsListed) {
                  {{"HOME", (dir / "home").string()}, {"ABSTRACTS_INDEX", kUnset}}, dir.path());
     EXPECT_EQ(r.status, 2) << name;
     EXPECT_TRUE(contains(r.err, name + ":1: not a format abstracts reads")) << r.err;
-    EXPECT_TRUE(contains(r.err, "JSON Lines of BEIR, arXiv's metadata snapshot or Semantic Scholar; RIS; CSL-JSON")) << r.err;
+    EXPECT_TRUE(contains(r.err, "JSON Lines of BEIR, arXiv's metadata snapshot or Semantic Scholar; RIS; CSL-JSON; OpenAlex")) << r.err;
     EXPECT_FALSE(fs::exists(dir / "index")) << name << ": nothing indexed, no index left";
   }
 }
@@ -184,7 +184,8 @@ TEST(Issue18Shared, RealExportsAreFoundByTheirWordsAndAuthors) {
            {"ris/Research-paper--savedrecs-wos.ris", 238},
            {"ris/EstrogenSR--citation-exports-CochraneTrials.ris", 77},
            {"csl-json/gayashiva-Thesis--zotero_lib.csl.json", 89},
-           {"csl-json/deep-review--references.csl.json", 213}}) {
+           {"csl-json/deep-review--references.csl.json", 213},
+           {"openalex-s2/bibliographer--openalex.json", 45}}) {
     r = run(ABSTRACTS_BIN, {"--index", index, "index", (formats / file).string()}, env);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(contains(r.err, "(" + std::to_string(count) + " abstracts)")) << file << ": " << r.err;

@@ -271,6 +271,51 @@ TEST(Metadata, CslJsonItems) {
   EXPECT_EQ(b.text, "Stochastic Gradient Descent is popular.");
 }
 
+// An OpenAlex /works response, pretty-printed as the API sends it: the
+// abstract rebuilt from its inverted index, MathML and "&#13;" dropped.
+TEST(Metadata, OpenAlexWorks) {
+  TempDir dir;
+  const auto file = dir / "openalex.json";
+  write_file(file, R"({
+  "meta": {"count": 2, "x_query": {"oql": "works where [x]"}, "note": "a \"quoted\" ] bracket"},
+  "results": [
+    {"id": "https://openalex.org/W3122893125", "doi": null, "title": "Homotopy theory of <i>operads</i>",
+     "publication_year": 2011, "publication_date": "2011-03-04", "type": "article",
+     "ids": {"openalex": "https://openalex.org/W3122893125", "pmid": "https://pubmed.ncbi.nlm.nih.gov/17284678"},
+     "authorships": [{"author": {"display_name": "Fernando Muro"}}],
+     "primary_location": {"source": {"display_name": "Advances in Mathematics"}},
+     "keywords": [{"display_name": "Homotopy", "score": 0.6}],
+     "abstract_inverted_index": {"We": [0], "endow": [1], "<mml:math><mml:mi>A</mml:mi></mml:math>-algebras": [2],
+                                 "with\\n": [3], "models.&#13;": [4]}},
+    {"id": "https://openalex.org/W2", "title": "No abstract", "abstract_inverted_index": null}
+  ],
+  "group_by": []
+}
+)");
+  auto reader = Reader::open(file);
+  std::vector<Record> records;
+  while (auto r = reader->next()) records.push_back(std::move(*r));
+  EXPECT_EQ(reader->skipped(), 1u);
+  ASSERT_EQ(records.size(), 1u);
+  const Abstract a = make_abstract(records[0], "", "", 0);
+  EXPECT_EQ(a.text, "We endow A-algebras with models.");
+  EXPECT_EQ(a.title, "Homotopy theory of operads");
+  EXPECT_EQ(a.id, "17284678") << "its PMID";
+  EXPECT_EQ(iso_date(a), "2011-03-04");
+  EXPECT_EQ(a.venue, "Advances in Mathematics");
+  ASSERT_EQ(a.authors.size(), 1u);
+  EXPECT_EQ(a.authors[0].family, "Muro");
+  EXPECT_EQ(a.categories, std::vector<std::string>{"Homotopy"});
+
+  write_file(file, "{\n  \"meta\": {\"count\": 0}\n}\n");
+  try {
+    read_all(file);
+    ADD_FAILURE() << "a document without results";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("\"results\""), std::string::npos) << e.what();
+  }
+}
+
 TEST(Metadata, AMalformedJsonArrayIsAnErrorOnItsLine) {
   const struct {
     const char* content;
@@ -314,6 +359,7 @@ TEST(Metadata, SharedExportsReadEveryRecordWithAnAbstract) {
       {"ris/EstrogenSR--citation-exports-CochraneTrials.ris", 77, 1},
       {"csl-json/gayashiva-Thesis--zotero_lib.csl.json", 89, 98},
       {"csl-json/deep-review--references.csl.json", 213, 402},
+      {"openalex-s2/bibliographer--openalex.json", 45, 20},
   };
   for (const auto& f : files) {
     auto reader = Reader::open(formats / f.file);
