@@ -488,8 +488,9 @@ class JsonLinesReader : public Reader {
 };
 
 // A JSON array of records, one object an element (CSL-JSON from Zotero and
-// Manubot, or arXiv records), read element by element: memory holds one record,
-// never the file. Each element's kind is told by its keys, as for JSON Lines.
+// Manubot, or arXiv records), or the "results" array of a JSON document (an
+// OpenAlex response), read element by element: memory holds one record, never
+// the file. Each element's kind is told by its keys, as for JSON Lines.
 class JsonArrayReader : public Reader {
  public:
   JsonArrayReader(std::unique_ptr<LineSource> src, std::string first) : src_(std::move(src)), line_(std::move(first)) {
@@ -527,7 +528,7 @@ class JsonArrayReader : public Reader {
  private:
   static constexpr std::size_t kMaxElementBytes = 16 << 20;
 
-  [[noreturn]] void fail(const std::string& what) const {
+  [[noreturn]] void malformed(const std::string& what) const {
     throw InputError(src_->where(line_number_) + ": " + what, src_->name(), line_number_,
                      "a JSON array of records is [ {...}, {...} ]");
   }
@@ -554,7 +555,7 @@ class JsonArrayReader : public Reader {
           in_document_ = true;
           find_results();  // an OpenAlex response: {"meta": {...}, "results": [...]}
         } else if (c != '[') {
-          fail("not a JSON array");
+          malformed("not a JSON array");
         }
         opened_ = true;
         continue;
@@ -563,12 +564,12 @@ class JsonArrayReader : public Reader {
         done_ = true;
         // What follows "results" in a document is not read; after an array, nothing may follow.
         for (char t; !in_document_ && (t = get()) != '\0';) {
-          if (t != ' ' && t != '\t' && t != '\r' && t != '\n') fail("text after the array's closing ']'");
+          if (t != ' ' && t != '\t' && t != '\r' && t != '\n') malformed("text after the array's closing ']'");
         }
         return std::nullopt;
       }
       if (c == ',' && !first_element_) continue;
-      if (c != '{') fail("an element that is not an object");
+      if (c != '{') malformed("an element that is not an object");
       first_element_ = false;
       element_line_ = line_number_;
       element_.assign(1, c);
@@ -576,9 +577,9 @@ class JsonArrayReader : public Reader {
       bool in_string = false, escaped = false;
       while (depth > 0) {
         const char d = get();
-        if (d == '\0') fail("the array ends inside an element");
+        if (d == '\0') malformed("the array ends inside an element");
         element_ += d;
-        if (element_.size() > kMaxElementBytes) fail("an element over 16 MiB");
+        if (element_.size() > kMaxElementBytes) malformed("an element over 16 MiB");
         if (in_string) {
           if (escaped) {
             escaped = false;
@@ -599,8 +600,8 @@ class JsonArrayReader : public Reader {
       out.swap(element_);
       return out;
     }
-    if (!opened_) fail("not a JSON array");
-    fail("the array is never closed with ']'");
+    if (!opened_) malformed("not a JSON array");
+    malformed("the array is never closed with ']'");
   }
 
   // In a top-level object, reads up to the '[' that opens its "results" array,
@@ -609,20 +610,20 @@ class JsonArrayReader : public Reader {
     while (true) {
       char c = get();
       while (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',') c = get();
-      if (c != '"') fail("an object without a \"results\" array");
+      if (c != '"') malformed("an object without a \"results\" array");
       std::string key;
       for (char k; (k = get()) != '"';) {
-        if (k == '\0') fail("the file ends inside a key");
+        if (k == '\0') malformed("the file ends inside a key");
         key += k;
         if (k == '\\') key += get();
       }
       do c = get();
       while (c == ' ' || c == '\t' || c == '\r' || c == '\n');
-      if (c != ':') fail("not a JSON object");
+      if (c != ':') malformed("not a JSON object");
       do c = get();
       while (c == ' ' || c == '\t' || c == '\r' || c == '\n');
       if (key == "results") {
-        if (c != '[') fail("\"results\" is not an array");
+        if (c != '[') malformed("\"results\" is not an array");
         return;
       }
       skip_value(c);
@@ -640,7 +641,7 @@ class JsonArrayReader : public Reader {
     }
     while (depth > 0 || in_string) {
       const char d = get();
-      if (d == '\0') fail("the file ends inside a value");
+      if (d == '\0') malformed("the file ends inside a value");
       if (in_string) {
         if (escaped) {
           escaped = false;
