@@ -192,7 +192,7 @@ TEST(Issue18Shared, RealExportsAreFoundByTheirWordsAndAuthors) {
   }
   // Every abstract, by its title's words as a phrase, and by its first author's
   // family name: two batches of queries (search --queries), one line each.
-  r = run(ABSTRACTS_BIN, {"--index", index, "search", "--json", "--limit", "100000", "--", "year:1000..2999"}, env);
+  r = run(ABSTRACTS_BIN, {"--index", index, "search", "--json", "--limit", "100000", "--", "-zzqqxxnothing"}, env);  // every abstract
   ASSERT_EQ(r.status, 0) << r.err;
   std::string by_title, by_author;
   std::map<std::string, std::string> title_of;
@@ -209,7 +209,7 @@ TEST(Issue18Shared, RealExportsAreFoundByTheirWordsAndAuthors) {
       by_author += id + "\tauthor:\"" + family + "\"\n";
     }
   }
-  EXPECT_GT(title_of.size(), 800u);
+  EXPECT_EQ(title_of.size(), 1157u) << "1,166 records with an abstract, 9 of them the same paper (DOI) twice";
   for (const auto& [what, queries] : {std::pair<std::string, std::string>{"title", by_title}, {"author", by_author}}) {
     write_file(dir / "queries.tsv", queries);
     r = run(ABSTRACTS_BIN, {"--index", index, "search", "--json", "--limit", "100000", "--no-correct", "--queries",
