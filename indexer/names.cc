@@ -146,9 +146,14 @@ bool parse_date(std::string_view text, int& year, int& month, int& day) {
     month = month_number(parts[at - 1]);
     if (at >= 2) day = number(parts[at - 2]);
   }
-  if (month < 1 || month > 12) month = 0;
-  if (month == 0 || day < 1 || day > 31) day = 0;
+  settle_date(year, month, day);
   return true;
+}
+
+void settle_date(int& year, int& month, int& day) {
+  if (year < 1000 || year > 2999) year = month = day = 0;
+  if (month < 1 || month > 12) month = day = 0;
+  if (day < 1 || day > 31) day = 0;
 }
 
 }  // namespace abstracts::indexer

@@ -27,6 +27,10 @@ std::vector<Author> parse_name_list(std::string_view names);
 // or "2 Apr 2007". False if no year in 1000-2999 is found.
 bool parse_date(std::string_view text, int& year, int& month, int& day);
 
+// Keeps of a date only what is one: a year in 1000-2999, a month in 1-12 with
+// that year, a day in 1-31 with that month; the rest becomes 0.
+void settle_date(int& year, int& month, int& day);
+
 }  // namespace abstracts::indexer
 
 #endif  // ABSTRACTS_INDEXER_NAMES_H_

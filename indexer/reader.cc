@@ -172,19 +172,11 @@ bool parse_header(std::string_view header, std::string& venue, int& year) {
 
 class TextReader : public Reader {
  public:
-  // `header` is the file's first non-blank line, line `header_line`.
-  TextReader(std::unique_ptr<LineSource> src, const std::string& header, std::uint32_t header_line)
-      : src_(std::move(src)) {
+  // The venue and year are the header line's (parse_header()).
+  TextReader(std::unique_ptr<LineSource> src, std::string venue, int year) : src_(std::move(src)) {
     format_ = Format::kAbstractsText;
-    if (!parse_header(trim(header), venue_, year_)) {
-      throw InputError(src_->where(header_line) +
-                           ": not a format abstracts reads (as its text format, the header line naming "
-                           "the venue and year is missing)",
-                       src_->name(), header_line,
-                       "abstracts reads its text format (a first line like 'NeurIPS 2026 Papers', then "
-                       "one abstract a line), JSON Lines of BEIR, arXiv's metadata snapshot or "
-                       "Semantic Scholar; RIS; CSL-JSON; OpenAlex (docs/formats.md)");
-    }
+    venue_ = std::move(venue);
+    year_ = year;
   }
 
   std::optional<Record> next() override {
@@ -202,6 +194,18 @@ class TextReader : public Reader {
   std::unique_ptr<LineSource> src_;
   std::string line_;
 };
+
+// The items of a list written as one string ("hep-ph math.CO", "a, b; c"),
+// split at any of `separators` and trimmed; empty ones are left out.
+std::vector<std::string> split_list(std::string_view text, std::string_view separators) {
+  std::vector<std::string> items;
+  for (std::size_t i = 0; i <= text.size();) {
+    const auto end = std::min(text.size(), text.find_first_of(separators, i));
+    if (const auto item = trim(text.substr(i, end - i)); !item.empty()) items.emplace_back(item);
+    i = end + 1;
+  }
+  return items;
+}
 
 // The string at `key`, or "" when it is missing, null or not a string.
 std::string text_of(const nlohmann::json& j, const char* key) {
@@ -244,12 +248,7 @@ void arxiv(const nlohmann::json& j, Record& r) {
   } else {
     r.fields.authors = parse_name_list(text_of(j, "authors"));
   }
-  std::string categories = text_of(j, "categories");
-  for (std::size_t i = 0; i < categories.size();) {
-    const auto end = std::min(categories.size(), categories.find(' ', i));
-    if (end > i) r.fields.categories.push_back(categories.substr(i, end - i));
-    i = end + 1;
-  }
+  r.fields.categories = split_list(text_of(j, "categories"), " ");
   // The first version's date is the paper's; update_date is the record's.
   std::string date = text_of(j, "update_date");
   if (auto versions = j.find("versions"); versions != j.end() && versions->is_array() && !versions->empty() &&
@@ -337,7 +336,9 @@ void openalex(const nlohmann::json& j, Record& r) {
   }
   if (auto keywords = j.find("keywords"); keywords != j.end() && keywords->is_array()) {
     for (const auto& k : *keywords) {
-      if (k.is_object() && !text_of(k, "display_name").empty()) r.fields.categories.push_back(text_of(k, "display_name"));
+      if (!k.is_object()) continue;
+      std::string name = text_of(k, "display_name");
+      if (!name.empty()) r.fields.categories.push_back(std::move(name));
     }
   }
   if (r.fields.doi.empty() && r.fields.pmid.empty()) r.fields.id = last_segment(text_of(j, "id"));
@@ -376,17 +377,9 @@ void csl(const nlohmann::json& j, Record& r) {
     } else {
       parse_date(text_of(*issued, "raw"), r.fields.year, r.fields.month, r.fields.day);
     }
-    if (r.fields.year < 1000 || r.fields.year > 2999) r.fields.year = r.fields.month = r.fields.day = 0;
-    if (r.fields.month < 1 || r.fields.month > 12) r.fields.month = r.fields.day = 0;
-    if (r.fields.day < 1 || r.fields.day > 31) r.fields.day = 0;
+    settle_date(r.fields.year, r.fields.month, r.fields.day);
   }
-  std::string keywords = text_of(j, "keyword");
-  for (std::size_t i = 0; i < keywords.size();) {
-    const auto end = std::min(keywords.size(), keywords.find_first_of(",;", i));
-    std::string k(trim(std::string_view(keywords).substr(i, end - i)));
-    if (!k.empty()) r.fields.categories.push_back(std::move(k));
-    i = end + 1;
-  }
+  r.fields.categories = split_list(text_of(j, "keyword"), ",;");
   const std::string note = text_of(j, "note");
   if (const auto at = note.find("standard_id: "); at != std::string::npos) {
     const std::string id = note.substr(at + 13, note.find_first_of(" \n", at + 13) - (at + 13));
@@ -401,18 +394,23 @@ void csl(const nlohmann::json& j, Record& r) {
   }
 }
 
-// What one JSON object is: a record of a known kind, with or without
-// something to search (an abstract; for BEIR, text or a title), or no record.
-enum class JsonObject { kRecord, kEmptyRecord, kUnknown };
-
-// The record one JSON object describes, of whichever kind its keys say
-// (docs/formats.md).
-template <class Fail>
-JsonObject json_record(const nlohmann::json& j, Record& r, const Fail& fail) {
+// The record the JSON object `text` (from line `line` of `src`) describes,
+// of whichever kind its keys say (docs/formats.md); nullopt for one without
+// something to search (an abstract; for BEIR, text or a title). Throws
+// InputError, with `hint`, for bad JSON or an object of no known kind.
+std::optional<Record> json_record(std::string_view text, const LineSource& src, std::uint32_t line,
+                                  const char* hint) {
+  auto fail = [&](const std::string& what) { return InputError(src.where(line) + ": " + what, src.name(), line, hint); };
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) throw fail("not valid JSON");
+  if (!j.is_object()) throw fail("not a JSON object");
+  Record r;
+  r.line = line;
   const auto authors = j.find("authors");
   if (j.contains("_id")) {
     beir(j, r, fail);
-    return r.raw_text.empty() && r.fields.title.empty() ? JsonObject::kEmptyRecord : JsonObject::kRecord;
+    if (r.raw_text.empty() && r.fields.title.empty()) return std::nullopt;
+    return r;
   }
   if (j.contains("paperAbstract")) {
     semantic_scholar(j, r);
@@ -424,9 +422,12 @@ JsonObject json_record(const nlohmann::json& j, Record& r, const Fail& fail) {
   } else if (j.contains("type") || j.contains("author") || j.contains("issued") || j.contains("container-title")) {
     csl(j, r);
   } else {
-    return JsonObject::kUnknown;
+    throw fail("an object of no known kind (BEIR has \"_id\", arXiv's snapshot \"id\" and \"abstract\", "
+               "Semantic Scholar \"paperAbstract\", OpenAlex \"abstract_inverted_index\", CSL-JSON \"type\" "
+               "or \"author\")");
   }
-  return is_empty_text(r.raw_text) ? JsonObject::kEmptyRecord : JsonObject::kRecord;
+  if (is_empty_text(r.raw_text)) return std::nullopt;
+  return r;
 }
 
 class JsonLinesReader : public Reader {
@@ -456,30 +457,11 @@ class JsonLinesReader : public Reader {
   std::uint64_t bytes_read() const override { return src_->offset(); }
 
  private:
-  // One line's record, of whichever kind its keys say; nullopt for one without
-  // an abstract.
+  // One line's record; nullopt for one without an abstract.
   std::optional<Record> parse(const std::string& line) const {
-    const auto n = src_->number();
-    auto fail = [&](const std::string& what) {
-      return InputError(src_->where(n) + ": " + what, src_->name(), n,
-                        "each line of a JSON Lines file is one object: BEIR's {\"_id\", \"title\", \"text\"}, "
-                        "a record of arXiv's metadata snapshot, or of Semantic Scholar's corpus");
-    };
-    nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) throw fail("not valid JSON");
-    if (!j.is_object()) throw fail("not a JSON object");
-    Record r;
-    r.line = n;
-    switch (json_record(j, r, fail)) {
-      case JsonObject::kRecord:
-        return r;
-      case JsonObject::kEmptyRecord:
-        return std::nullopt;
-      case JsonObject::kUnknown:
-        break;
-    }
-    throw fail("an object of no known kind (BEIR has \"_id\", arXiv's snapshot \"id\" and \"abstract\", "
-               "Semantic Scholar \"paperAbstract\", CSL-JSON \"type\" or \"author\")");
+    return json_record(line, *src_, src_->number(),
+                       "each line of a JSON Lines file is one object: BEIR's {\"_id\", \"title\", \"text\"}, "
+                       "a record of arXiv's metadata snapshot, or of Semantic Scholar's corpus");
   }
 
   std::unique_ptr<LineSource> src_;
@@ -500,25 +482,10 @@ class JsonArrayReader : public Reader {
 
   std::optional<Record> next() override {
     while (auto element = next_element()) {
-      const std::uint32_t n = element_line_;
-      auto fail = [&](const std::string& what) {
-        return InputError(src_->where(n) + ": " + what, src_->name(), n,
-                          "a JSON array of records holds CSL-JSON items, or arXiv or BEIR records");
-      };
-      nlohmann::json j = nlohmann::json::parse(*element, nullptr, /*allow_exceptions=*/false);
-      if (j.is_discarded()) throw fail("not valid JSON");
-      Record r;
-      r.line = n;
-      switch (json_record(j, r, fail)) {
-        case JsonObject::kRecord:
-          return r;
-        case JsonObject::kEmptyRecord:
-          ++skipped_;
-          continue;
-        case JsonObject::kUnknown:
-          throw fail("an object of no known kind (CSL-JSON has \"type\" or \"author\", arXiv's records "
-                     "\"id\" and \"abstract\", BEIR's \"_id\")");
-      }
+      auto r = json_record(*element, *src_, element_line_,
+                           "a JSON array of records holds CSL-JSON items, or arXiv or BEIR records");
+      if (r) return r;
+      ++skipped_;
     }
     return std::nullopt;
   }
@@ -545,11 +512,19 @@ class JsonArrayReader : public Reader {
     return line_[pos_++];
   }
 
+  static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+  // The next character that is not white space ('\0' at the end).
+  char get_non_space() {
+    char c = get();
+    while (is_space(c)) c = get();
+    return c;
+  }
+
   // The text of the next element of the top-level array, or nullopt after its ']'.
   std::optional<std::string> next_element() {
     if (done_) return std::nullopt;
-    for (char c; (c = get()) != '\0';) {
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
+    for (char c; (c = get_non_space()) != '\0';) {
       if (!opened_) {
         if (c == '{') {
           in_document_ = true;
@@ -563,9 +538,7 @@ class JsonArrayReader : public Reader {
       if (c == ']') {
         done_ = true;
         // What follows "results" in a document is not read; after an array, nothing may follow.
-        for (char t; !in_document_ && (t = get()) != '\0';) {
-          if (t != ' ' && t != '\t' && t != '\r' && t != '\n') malformed("text after the array's closing ']'");
-        }
+        if (!in_document_ && get_non_space() != '\0') malformed("text after the array's closing ']'");
         return std::nullopt;
       }
       if (c == ',' && !first_element_) continue;
@@ -573,29 +546,7 @@ class JsonArrayReader : public Reader {
       first_element_ = false;
       element_line_ = line_number_;
       element_.assign(1, c);
-      int depth = 1;
-      bool in_string = false, escaped = false;
-      while (depth > 0) {
-        const char d = get();
-        if (d == '\0') malformed("the array ends inside an element");
-        element_ += d;
-        if (element_.size() > kMaxElementBytes) malformed("an element over 16 MiB");
-        if (in_string) {
-          if (escaped) {
-            escaped = false;
-          } else if (d == '\\') {
-            escaped = true;
-          } else if (d == '"') {
-            in_string = false;
-          }
-        } else if (d == '"') {
-          in_string = true;
-        } else if (d == '{' || d == '[') {
-          ++depth;
-        } else if (d == '}' || d == ']') {
-          --depth;
-        }
-      }
+      read_rest_of_value(c, &element_, "the array ends inside an element");
       std::string out;
       out.swap(element_);
       return out;
@@ -608,8 +559,8 @@ class JsonArrayReader : public Reader {
   // skipping the values of the keys before it.
   void find_results() {
     while (true) {
-      char c = get();
-      while (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',') c = get();
+      char c = get_non_space();
+      while (c == ',') c = get_non_space();
       if (c != '"') malformed("an object without a \"results\" array");
       std::string key;
       for (char k; (k = get()) != '"';) {
@@ -617,31 +568,33 @@ class JsonArrayReader : public Reader {
         key += k;
         if (k == '\\') key += get();
       }
-      do c = get();
-      while (c == ' ' || c == '\t' || c == '\r' || c == '\n');
-      if (c != ':') malformed("not a JSON object");
-      do c = get();
-      while (c == ' ' || c == '\t' || c == '\r' || c == '\n');
+      if (get_non_space() != ':') malformed("not a JSON object");
+      c = get_non_space();
       if (key == "results") {
         if (c != '[') malformed("\"results\" is not an array");
         return;
       }
-      skip_value(c);
+      if (c == '"' || c == '{' || c == '[') {
+        read_rest_of_value(c, nullptr, "the file ends inside a value");
+      } else {  // a number or a literal: up to the ',' or '}' after it
+        while (pos_ < line_.size() && line_[pos_] != ',' && line_[pos_] != '}') ++pos_;
+      }
     }
   }
 
-  // Skips the rest of the value that starts with `c` (a string, number,
-  // literal, object or array), up to but not past what follows it.
-  void skip_value(char c) {
-    int depth = (c == '{' || c == '[') ? 1 : 0;
-    bool in_string = c == '"', escaped = false;
-    if (depth == 0 && !in_string) {  // a number or a literal: up to ',' or '}'
-      while (pos_ < line_.size() && line_[pos_] != ',' && line_[pos_] != '}') ++pos_;
-      return;
-    }
+  // Reads the rest of the string, object or array that `first` opened, to its
+  // end (brackets and quotes inside strings do not count), appending what it
+  // reads to `into` if given; `cut` says what it is when the file ends first.
+  void read_rest_of_value(char first, std::string* into, const char* cut) {
+    int depth = (first == '{' || first == '[') ? 1 : 0;
+    bool in_string = first == '"', escaped = false;
     while (depth > 0 || in_string) {
       const char d = get();
-      if (d == '\0') malformed("the file ends inside a value");
+      if (d == '\0') malformed(cut);
+      if (into != nullptr) {
+        *into += d;
+        if (into->size() > kMaxElementBytes) malformed("an element over 16 MiB");
+      }
       if (in_string) {
         if (escaped) {
           escaped = false;
@@ -801,27 +754,31 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
   std::string first;
   while (src->next(first)) {
     if (is_blank(first)) continue;
+    const std::string_view head = trim(first);
     // "{" alone on its line opens a JSON document (an OpenAlex response), not
     // a line of JSON Lines.
-    if (trim(first) == "{") return std::make_unique<JsonArrayReader>(std::move(src), first);
-    if (trim(first).front() == '{') return std::make_unique<JsonLinesReader>(std::move(src), first);
-    if (trim(first).front() == '[') return std::make_unique<JsonArrayReader>(std::move(src), first);
-    const std::uint32_t first_line = src->number();
-    std::string tag, value, venue;
+    if (head == "{" || head.front() == '[') return std::make_unique<JsonArrayReader>(std::move(src), first);
+    if (head.front() == '{') return std::make_unique<JsonLinesReader>(std::move(src), first);
+    std::string venue;
     int year = 0;
-    if (!parse_header(trim(first), venue, year)) {
-      // RIS, perhaps after a few lines of its own (Cochrane: "Record #1 of 78", ...).
-      std::vector<std::pair<std::string, std::uint32_t>> peeked{{first, src->number()}};
-      bool ris = RisReader::tag_line(first, tag, value) && tag == "TY";
-      for (std::string line; !ris && peeked.size() < kRisPeekLines && src->next(line);) {
-        peeked.emplace_back(std::move(line), src->number());
-        ris = RisReader::tag_line(peeked.back().first, tag, value) && tag == "TY";
-      }
-      if (ris) return std::make_unique<RisReader>(std::move(src), std::move(peeked));
+    if (parse_header(head, venue, year)) return std::make_unique<TextReader>(std::move(src), std::move(venue), year);
+    // RIS, perhaps after a few lines of its own (Cochrane: "Record #1 of 78", ...).
+    const std::uint32_t first_line = src->number();
+    std::vector<std::pair<std::string, std::uint32_t>> peeked{{first, first_line}};
+    std::string tag, value;
+    bool ris = RisReader::tag_line(first, tag, value) && tag == "TY";
+    for (std::string line; !ris && peeked.size() < kRisPeekLines && src->next(line);) {
+      peeked.emplace_back(std::move(line), src->number());
+      ris = RisReader::tag_line(peeked.back().first, tag, value) && tag == "TY";
     }
-    // The text format; without its header line, TextReader refuses the file on
-    // line 1 (the lines peeked at are not needed for that).
-    return std::make_unique<TextReader>(std::move(src), first, first_line);
+    if (ris) return std::make_unique<RisReader>(std::move(src), std::move(peeked));
+    throw InputError(src->where(first_line) +
+                         ": not a format abstracts reads (as its text format, the header line naming "
+                         "the venue and year is missing)",
+                     src->name(), first_line,
+                     "abstracts reads its text format (a first line like 'NeurIPS 2026 Papers', then "
+                     "one abstract a line), JSON Lines of BEIR, arXiv's metadata snapshot or "
+                     "Semantic Scholar; RIS; CSL-JSON; OpenAlex (docs/formats.md)");
   }
   throw InputError(src->name() + ": empty file", src->name(), 0,
                    "a file of abstracts starts with a header line like 'NeurIPS 2026 Papers'");
