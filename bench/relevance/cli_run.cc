@@ -17,10 +17,6 @@
 namespace abstracts::eval {
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // 'text' for /bin/sh, whatever it holds.
 std::string quoted(const std::string& text) {
   std::string out = "'";
@@ -94,13 +90,7 @@ Run run_cli(const Collection& collection, const std::filesystem::path& binary) {
   }
   if (status == 2 && run.query_problems.empty()) throw Error(binary.string() + " search failed: " + read_all(err));
 
-  std::unordered_set<std::string> unknown;
-  for (const auto& [qid, ranking] : run.rankings) {
-    for (const auto& id : ranking) {
-      if (!collection.corpus_ids.contains(id)) unknown.insert(id);
-    }
-  }
-  run.unknown_ids = unknown.size();
+  run.unknown_ids = count_unknown_ids(run.rankings, collection.corpus_ids);
   return run;
 }
 

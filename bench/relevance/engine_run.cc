@@ -13,10 +13,6 @@
 namespace abstracts::eval {
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // Ranking options from $ABSTRACTS_RANKING, for tuning experiments:
 // "k1=0.9,b=0.4,title=1,fb_min=5,fb_docs=10,fb_terms=20,fb_weight=0.5,fb_mix=0.3,prox=0.5,prox_window=27,
 // prox_depth=100,prox_min=4".
@@ -115,7 +111,6 @@ Run run_engine(const Collection& collection, QuerySyntax syntax) {
     options.correct_spelling = false;  // measure the operator itself, not a rescue of it
     run.notes.push_back("words joined with " + op + " ($ABSTRACTS_DEFAULT_OPERATOR=" + op + ")");
   }
-  std::unordered_set<std::string> unknown;
   start = std::chrono::steady_clock::now();
   for (const auto& query : collection.queries) {
     Ranking& ranking = run.rankings[query.id];
@@ -130,12 +125,7 @@ Run run_engine(const Collection& collection, QuerySyntax syntax) {
   }
   run.query_seconds = seconds_since(start);
 
-  for (const auto& [qid, ranking] : run.rankings) {
-    for (const auto& id : ranking) {
-      if (!collection.corpus_ids.contains(id)) unknown.insert(id);
-    }
-  }
-  run.unknown_ids = unknown.size();
+  run.unknown_ids = count_unknown_ids(run.rankings, collection.corpus_ids);
   return run;
 }
 

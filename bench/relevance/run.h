@@ -3,8 +3,10 @@
 #ifndef ABSTRACTS_BENCH_RELEVANCE_RUN_H_
 #define ABSTRACTS_BENCH_RELEVANCE_RUN_H_
 
+#include <chrono>
 #include <cstddef>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "bench/relevance/metrics.h"
@@ -26,6 +28,22 @@ struct Run {
   // index or query times; empty when the system ran here.
   std::string read_from;
 };
+
+// Seconds since `start`: a Run's index and query times.
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The distinct ids of `rankings` that are not in `corpus_ids` (Run::unknown_ids).
+inline std::size_t count_unknown_ids(const Rankings& rankings, const std::unordered_set<std::string>& corpus_ids) {
+  std::unordered_set<std::string> unknown;
+  for (const auto& [qid, ranking] : rankings) {
+    for (const auto& id : ranking) {
+      if (!corpus_ids.contains(id)) unknown.insert(id);
+    }
+  }
+  return unknown.size();
+}
 
 }  // namespace abstracts::eval
 

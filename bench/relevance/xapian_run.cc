@@ -11,10 +11,6 @@
 namespace abstracts::eval {
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 std::string punctuation_to_spaces(std::string text) {
   std::replace_if(
       text.begin(), text.end(), [](unsigned char c) { return std::ispunct(c) != 0; }, ' ');
