@@ -117,10 +117,6 @@ std::string normalized(const std::string& text) {
   return out;
 }
 
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
 // Whether `text` has `words` in this order; the last word may go on ("model"
 // is in "models"), as phrase search tolerates inflection.
 bool contains_words(const std::string& text, const std::string& words) {
@@ -286,13 +282,7 @@ class CliTest : public ::testing::Test {
 
   // An environment that keeps the binary away from the user's files: HOME and
   // XDG_DATA_HOME in the sandbox, no ABSTRACTS_* or NO_COLOR from outside.
-  static Env sandbox_env() {
-    return {{"HOME", (sandbox_->path() / "home").string()},
-            {"XDG_DATA_HOME", (sandbox_->path() / "xdg").string()},
-            {"ABSTRACTS_INDEX", kUnset},
-            {"ABSTRACTS_CORPUS", kUnset},
-            {"NO_COLOR", kUnset}};
-  }
+  static Env sandbox_env() { return testing::sandbox_env(sandbox_->path()); }
 
   // sandbox_env() with ABSTRACTS_INDEX set to the suite's index, changed by `extra`.
   static Env env(const Env& extra = {}) {

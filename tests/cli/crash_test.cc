@@ -33,13 +33,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-std::map<std::string, std::string> sandbox_env(const fs::path& dir) {
-  return {{"HOME", (dir / "home").string()},
-          {"XDG_DATA_HOME", (dir / "xdg").string()},
-          {"ABSTRACTS_INDEX", kUnset},
-          {"ABSTRACTS_CORPUS", kUnset}};
-}
-
 // A file of `n` abstracts.
 void write_abstracts(const fs::path& file, int n, const std::string& about) {
   std::string text = "NeurIPS 2026 Papers\n";

@@ -125,14 +125,10 @@ TEST(DocsExamples, EveryConsoleExampleExitsAsDocumented) {
 
   TempDir sandbox;
   auto index = sandbox / "index";
-  std::map<std::string, std::string> env{
-      {"ABSTRACTS_INDEX", index.string()},
-      {"ABSTRACTS_CORPUS", kUnset},
-      {"NO_COLOR", kUnset},
-      {"HOME", (sandbox / "home").string()},
-      {"XDG_DATA_HOME", (sandbox / "xdg").string()},
-      {"PATH", fs::path(ABSTRACTS_BIN).parent_path().string() + ":" +
-                   (std::getenv("PATH") != nullptr ? std::getenv("PATH") : "/usr/bin:/bin")}};
+  std::map<std::string, std::string> env = sandbox_env(sandbox.path());
+  env["ABSTRACTS_INDEX"] = index.string();
+  env["PATH"] = fs::path(ABSTRACTS_BIN).parent_path().string() + ":" +
+                (std::getenv("PATH") != nullptr ? std::getenv("PATH") : "/usr/bin:/bin");
   auto setup = run_abstracts({"index", "--quiet"}, env, kRoot);
   ASSERT_EQ(setup.status, 0) << "indexing the bundled corpus: " << setup.err;
 

@@ -16,10 +16,6 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
 // Two arXiv snapshot records (one without a DOI) and one without an abstract.
 const char* const kArxiv =
     R"({"id":"0704.0001","authors":"C. Bal\\'azs, E. L. Berger","title":"Calculation of prompt diphoton production",)"
@@ -45,7 +41,7 @@ class Issue18 : public ::testing::Test {
   }
   RunResult abstracts(std::vector<std::string> args) const {
     args.insert(args.begin(), {"--index", (dir_ / "index").string(), "--color", "never"});
-    return run(ABSTRACTS_BIN, args, {{"HOME", (dir_ / "home").string()}, {"ABSTRACTS_INDEX", kUnset}}, dir_.path());
+    return run(ABSTRACTS_BIN, args, sandbox_env(dir_.path()), dir_.path());
   }
   std::vector<json> hits(const std::string& query) const {
     auto r = abstracts({"search", "--json", "--", query});
@@ -157,7 +153,7 @@ TEST(Issue18Refused, AFileOfNoKnownFormatIsRefusedWithTheFormatsListed) {
   for (const auto& [name, content] : files) {
     write_file(dir / name, content);
     auto r = run(ABSTRACTS_BIN, {"--index", (dir / "index").string(), "index", name},
-                 {{"HOME", (dir / "home").string()}, {"ABSTRACTS_INDEX", kUnset}}, dir.path());
+                 sandbox_env(dir.path()), dir.path());
     EXPECT_EQ(r.status, 2) << name;
     EXPECT_TRUE(contains(r.err, name + ":1: not a format abstracts reads")) << r.err;
     EXPECT_TRUE(contains(r.err, "JSON Lines of BEIR, arXiv's metadata snapshot or Semantic Scholar; RIS; CSL-JSON; OpenAlex")) << r.err;
@@ -171,7 +167,7 @@ TEST(Issue18Shared, RealExportsAreFoundByTheirWordsAndAuthors) {
   const fs::path formats = fs::path(ABSTRACTS_SHARED_DATA_DIR) / "formats";
   if (!fs::exists(formats)) GTEST_SKIP() << "no shared data at " << formats;
   TempDir dir;
-  const std::map<std::string, std::string> env{{"HOME", (dir / "home").string()}, {"ABSTRACTS_INDEX", kUnset}};
+  const std::map<std::string, std::string> env = sandbox_env(dir.path());
   const std::string index = (dir / "index").string();
   const fs::path arxiv = formats / "arxiv-snapshot-jsonl" / "arxivSpider_mnbvc--arxiv-metadata-oai-snapshot.json";
   const fs::path s2 = formats / "openalex-s2" / "Topic_Modeling_NLP--sample-S2-records.jsonl";

@@ -23,10 +23,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using Env = std::map<std::string, std::string>;
 
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
 // Runs the binary with its stdout and stderr on a pseudo-terminal, as a
 // person at a terminal runs it; returns what the terminal showed (CRLF line
 // ends, as a terminal's line discipline writes them, made "\n").
@@ -65,11 +61,9 @@ class Issue17Cli : public ::testing::Test {
 
   static fs::path index() { return dir_->path() / "index"; }
   static Env env() {
-    return {{"HOME", (dir_->path() / "home").string()},
-            {"XDG_DATA_HOME", (dir_->path() / "xdg").string()},
-            {"ABSTRACTS_INDEX", kUnset},
-            {"NO_COLOR", kUnset},
-            {"TERM", "xterm"}};
+    Env e = sandbox_env(dir_->path());
+    e["TERM"] = "xterm";  // as a terminal has it, whatever TERM the tests run under
+    return e;
   }
 
   // abstracts --index INDEX ARGS..., with `input` on stdin.
@@ -253,7 +247,7 @@ TEST_F(Issue17Cli, OnATerminalTheLastLineSaysHowManyMatched) {
 
 class Issue17Index : public ::testing::Test {
  protected:
-  Env env() const { return {{"HOME", (dir_ / "home").string()}, {"ABSTRACTS_INDEX", kUnset}}; }
+  Env env() const { return sandbox_env(dir_.path()); }
   RunResult abstracts(std::vector<std::string> args) const {
     args.insert(args.begin(), {"--index", (dir_ / "index").string()});
     return run(ABSTRACTS_BIN, args, env(), dir_.path());

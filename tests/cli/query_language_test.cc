@@ -122,10 +122,6 @@ std::string spaced(const std::string& text) {
   return out;
 }
 
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
 std::string describe(const Locations& locations) {
   std::string out;
   for (const auto& l : locations) out += "  " + l + "\n";
@@ -148,11 +144,9 @@ class QueryLanguage : public ::testing::Test {
   }
 
   static Env env() {
-    return {{"HOME", (sandbox_->path() / "home").string()},
-            {"XDG_DATA_HOME", (sandbox_->path() / "xdg").string()},
-            {"ABSTRACTS_INDEX", (sandbox_->path() / "index").string()},
-            {"ABSTRACTS_CORPUS", kUnset},
-            {"NO_COLOR", kUnset}};
+    Env e = sandbox_env(sandbox_->path());
+    e["ABSTRACTS_INDEX"] = (sandbox_->path() / "index").string();
+    return e;
   }
 
   static RunResult abstracts(const std::vector<std::string>& args) {

@@ -49,13 +49,7 @@ class Issue16QueryLimits : public ::testing::Test {
   static fs::path index() { return sandbox_->path() / "index"; }
 
   // HOME and XDG_DATA_HOME in the sandbox, no ABSTRACTS_* from outside.
-  static Env env() {
-    return {{"HOME", (sandbox_->path() / "home").string()},
-            {"XDG_DATA_HOME", (sandbox_->path() / "xdg").string()},
-            {"ABSTRACTS_INDEX", kUnset},
-            {"ABSTRACTS_CORPUS", kUnset},
-            {"NO_COLOR", kUnset}};
-  }
+  static Env env() { return sandbox_env(sandbox_->path()); }
 
   // `abstracts --index INDEX search [options] -- QUERY`, as a user types it, under `timeout 60`.
   static RunResult search(const std::string& query, const std::vector<std::string>& options = {}) {

@@ -29,21 +29,11 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using Env = std::map<std::string, std::string>;
 
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
 // A sandbox of its own for each test: HOME and XDG_DATA_HOME inside it, an index
 // at dir / "index".
 class Issue16 : public ::testing::Test {
  protected:
-  Env env() const {
-    return {{"HOME", (dir_ / "home").string()},
-            {"XDG_DATA_HOME", (dir_ / "xdg").string()},
-            {"ABSTRACTS_INDEX", kUnset},
-            {"ABSTRACTS_CORPUS", kUnset},
-            {"NO_COLOR", kUnset}};
-  }
+  Env env() const { return sandbox_env(dir_.path()); }
   fs::path index() const { return dir_ / "index"; }
 
   // abstracts --index INDEX ARGS...

@@ -176,4 +176,12 @@ std::vector<std::string> lines(const std::string& text) {
   return result;
 }
 
+std::map<std::string, std::string> sandbox_env(const std::filesystem::path& dir) {
+  return {{"HOME", (dir / "home").string()},
+          {"XDG_DATA_HOME", (dir / "xdg").string()},
+          {"ABSTRACTS_INDEX", kUnset},
+          {"ABSTRACTS_CORPUS", kUnset},
+          {"NO_COLOR", kUnset}};
+}
+
 }  // namespace abstracts::testing

@@ -63,6 +63,15 @@ RunResult run_abstracts(const std::vector<std::string>& args,
 
 inline constexpr const char* kUnset = "\x01unset";
 
+// An environment (for run()) that keeps the binary away from the user's files
+// and settings: HOME and XDG_DATA_HOME below `dir`; ABSTRACTS_INDEX,
+// ABSTRACTS_CORPUS and NO_COLOR unset.
+std::map<std::string, std::string> sandbox_env(const std::filesystem::path& dir);
+
+inline bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
 // Writes `content` to `path` (binary), creating parent directories.
 void write_file(const std::filesystem::path& path, const std::string& content);
 std::string read_file(const std::filesystem::path& path);
