@@ -1,143 +1,24 @@
 #include "indexer/reader.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
-
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <nlohmann/json.hpp>
 #include <utility>
 #include <vector>
 
 #include "abstracts/error.h"
-#include "engine/analysis/unicode_text.h"
+#include "indexer/line_source.h"
 #include "indexer/markup.h"
 #include "indexer/names.h"
 
 namespace abstracts::indexer {
 namespace {
 
-constexpr std::size_t kMaxLineBytes = 1 << 20;
-// How far into a file its first RIS record may start.
-constexpr std::size_t kRisPeekLines = 20;
-
-// Lines of a plain or gzip-compressed file, numbered from 1, without "\n" or "\r\n".
-class LineSource {
- public:
-  explicit LineSource(const std::filesystem::path& file) : name_(file.string()) {
-    // Only a regular file has an end: a device (/dev/zero), FIFO or socket could
-    // be read forever or block. O_NONBLOCK keeps the open of a FIFO from waiting
-    // for a writer; fstat then says what was opened.
-    int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) throw InputError("cannot read " + name_ + ": " + std::strerror(errno), name_, 0);
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-      ::close(fd);
-      throw InputError(name_ + ": " + (S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file"), name_, 0,
-                       "give files of abstracts, or folders of them");
-    }
-    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    // gzdopen reads plain files transparently, so one path serves both.
-    gz_ = gzdopen(fd, "rb");
-    if (gz_ == nullptr) {
-      ::close(fd);
-      throw InputError("cannot read " + name_ + ": " + std::strerror(errno), name_, 0);
-    }
-    gzbuffer(gz_, 1 << 17);
-  }
-  ~LineSource() {
-    if (gz_ != nullptr) gzclose(gz_);
-  }
-  LineSource(const LineSource&) = delete;
-  LineSource& operator=(const LineSource&) = delete;
-
-  // Reads the next line into `line`; false at the end of the file.
-  bool next(std::string& line) {
-    line.clear();
-    bool any = false;
-    while (true) {
-      if (pos_ == end_ && !fill()) break;
-      any = true;
-      const char* start = buf_.data() + pos_;
-      const auto* nl = static_cast<const char*>(std::memchr(start, '\n', end_ - pos_));
-      const std::size_t n = nl != nullptr ? static_cast<std::size_t>(nl - start) + 1 : end_ - pos_;
-      line.append(start, n);
-      pos_ += n;
-      if (line.size() > kMaxLineBytes) {
-        throw InputError(where(number_ + 1) + ": line longer than 1 MiB", name_, number_ + 1,
-                         "is this really a file of abstracts?");
-      }
-      if (nl != nullptr) break;
-    }
-    if (!any) return false;
-    ++number_;
-    if (!line.empty() && line.back() == '\n') line.pop_back();
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (number_ == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
-    // A NUL byte is no text: it would cut the line short wherever text is a C string.
-    if (auto nul = line.find('\0'); nul != std::string::npos) {
-      throw InputError(where(number_) + ": a NUL byte (byte " + std::to_string(nul + 1) + " of the line)", name_,
-                       number_, "is this a binary file, or text in UTF-16? Convert it to UTF-8");
-    }
-    if (auto bad = analysis::find_invalid_utf8(line); bad != std::string::npos) {
-      throw InputError(where(number_) + ": not valid UTF-8 (byte " + std::to_string(bad + 1) +
-                           " of the line)",
-                       name_, number_, "convert the file to UTF-8, e.g. with iconv -f latin1 -t utf-8");
-    }
-    return true;
-  }
-
-  std::uint32_t number() const { return number_; }
-  std::uint64_t offset() const { return static_cast<std::uint64_t>(gzoffset(gz_)); }
-  const std::string& name() const { return name_; }
-  std::string where(std::uint32_t line) const { return name_ + ":" + std::to_string(line); }
-
- private:
-  // Reads the next block of (decompressed) bytes; false at the end of the file.
-  bool fill() {
-    const int n = gzread(gz_, buf_.data(), static_cast<unsigned>(buf_.size()));
-    if (n > 0) {
-      pos_ = 0;
-      end_ = static_cast<std::size_t>(n);
-      return true;
-    }
-    int err = Z_OK;
-    const char* msg = gzerror(gz_, &err);
-    // Z_BUF_ERROR at the end of compressed data: the file was cut short.
-    if (err == Z_BUF_ERROR && gzdirect(gz_) == 0) {
-      throw InputError(name_ + ": compressed data ends too early (after line " + std::to_string(number_) + ")",
-                       name_, number_ + 1, "the file is truncated; fetch or compress it again");
-    }
-    if (n < 0 || (err != Z_OK && err != Z_BUF_ERROR)) {
-      throw InputError(name_ + ": cannot read: " + msg, name_, number_ + 1);
-    }
-    return false;
-  }
-
-  std::string name_;
-  gzFile gz_ = nullptr;
-  std::vector<char> buf_ = std::vector<char>(1 << 16);
-  std::size_t pos_ = 0, end_ = 0;  // the unread bytes of buf_
-  std::uint32_t number_ = 0;
-};
-
-bool is_blank(std::string_view s) { return s.find_first_not_of(" \t\f\v") == std::string_view::npos; }
-
-// A record's text with nothing in it: white space of any kind, a value's line breaks too.
-bool is_empty_text(std::string_view s) { return s.find_first_not_of(" \t\f\v\r\n") == std::string_view::npos; }
-
-std::string_view trim(std::string_view s) {
-  auto b = s.find_first_not_of(" \t\f\v");
-  if (b == std::string_view::npos) return {};
-  auto e = s.find_last_not_of(" \t\f\v");
-  return s.substr(b, e - b + 1);
-}
+// How many lines of a file tell its format (a Cochrane RIS export has a few
+// lines before its first record).
+constexpr std::size_t kPeekLines = 20;
 
 // "NeurIPS 2026 Papers" -> ("NeurIPS", 2026): the venue is what comes before a
 // four-digit year.
@@ -194,18 +75,6 @@ class TextReader : public Reader {
   std::unique_ptr<LineSource> src_;
   std::string line_;
 };
-
-// The items of a list written as one string ("hep-ph math.CO", "a, b; c"),
-// split at any of `separators` and trimmed; empty ones are left out.
-std::vector<std::string> split_list(std::string_view text, std::string_view separators) {
-  std::vector<std::string> items;
-  for (std::size_t i = 0; i <= text.size();) {
-    const auto end = std::min(text.size(), text.find_first_of(separators, i));
-    if (const auto item = trim(text.substr(i, end - i)); !item.empty()) items.emplace_back(item);
-    i = end + 1;
-  }
-  return items;
-}
 
 // The string at `key`, or "" when it is missing, null or not a string.
 std::string text_of(const nlohmann::json& j, const char* key) {
@@ -628,9 +497,13 @@ class JsonArrayReader : public Reader {
 // outside records are left out (Cochrane heads each record with a few).
 class RisReader : public Reader {
  public:
-  RisReader(std::unique_ptr<LineSource> src, std::vector<std::pair<std::string, std::uint32_t>> peeked)
-      : src_(std::move(src)), peeked_(std::move(peeked)) {
-    format_ = Format::kRis;
+  explicit RisReader(std::unique_ptr<LineSource> src) : src_(std::move(src)) { format_ = Format::kRis; }
+
+  // True if one of `head` (a file's first lines) is a "TY  - " line.
+  static bool starts(const std::vector<Line>& head) {
+    std::string tag, value;
+    return std::any_of(head.begin(), head.end(),
+                       [&](const Line& l) { return tag_line(l.text, tag, value) && tag == "TY"; });
   }
 
   // "TY  - JOUR" -> ("TY", "JOUR"); false for a line that is no tag line.
@@ -683,11 +556,6 @@ class RisReader : public Reader {
   }
 
   bool read(std::string& line, std::uint32_t& number) {
-    if (next_peeked_ < peeked_.size()) {
-      line = std::move(peeked_[next_peeked_].first);
-      number = peeked_[next_peeked_++].second;
-      return true;
-    }
     if (!src_->next(line)) return false;
     number = src_->number();
     return true;
@@ -740,8 +608,6 @@ class RisReader : public Reader {
   }
 
   std::unique_ptr<LineSource> src_;
-  std::vector<std::pair<std::string, std::uint32_t>> peeked_;
-  std::size_t next_peeked_ = 0;
   bool in_record_ = false;
   Record record_;
   std::string* last_ = nullptr;  // the value a continuation line extends
@@ -752,36 +618,36 @@ class RisReader : public Reader {
 std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
   auto src = std::make_unique<LineSource>(file);
   std::string first;
-  while (src->next(first)) {
-    if (is_blank(first)) continue;
-    const std::string_view head = trim(first);
-    // "{" alone on its line opens a JSON document (an OpenAlex response), not
-    // a line of JSON Lines.
-    if (head == "{" || head.front() == '[') return std::make_unique<JsonArrayReader>(std::move(src), first);
-    if (head.front() == '{') return std::make_unique<JsonLinesReader>(std::move(src), first);
-    std::string venue;
-    int year = 0;
-    if (parse_header(head, venue, year)) return std::make_unique<TextReader>(std::move(src), std::move(venue), year);
-    // RIS, perhaps after a few lines of its own (Cochrane: "Record #1 of 78", ...).
-    const std::uint32_t first_line = src->number();
-    std::vector<std::pair<std::string, std::uint32_t>> peeked{{first, first_line}};
-    std::string tag, value;
-    bool ris = RisReader::tag_line(first, tag, value) && tag == "TY";
-    for (std::string line; !ris && peeked.size() < kRisPeekLines && src->next(line);) {
-      peeked.emplace_back(std::move(line), src->number());
-      ris = RisReader::tag_line(peeked.back().first, tag, value) && tag == "TY";
-    }
-    if (ris) return std::make_unique<RisReader>(std::move(src), std::move(peeked));
-    throw InputError(src->where(first_line) +
-                         ": not a format abstracts reads (as its text format, the header line naming "
-                         "the venue and year is missing)",
-                     src->name(), first_line,
-                     "abstracts reads its text format (a first line like 'NeurIPS 2026 Papers', then "
-                     "one abstract a line), JSON Lines of BEIR, arXiv's metadata snapshot or "
-                     "Semantic Scholar; RIS; CSL-JSON; OpenAlex (docs/formats.md)");
+  bool any = false;
+  while ((any = src->next(first)) && is_blank(first)) {
   }
-  throw InputError(src->name() + ": empty file", src->name(), 0,
-                   "a file of abstracts starts with a header line like 'NeurIPS 2026 Papers'");
+  if (!any) {
+    throw InputError(src->name() + ": empty file", src->name(), 0,
+                     "a file of abstracts starts with a header line like 'NeurIPS 2026 Papers'");
+  }
+  const std::string_view head = trim(first);
+  // "{" alone on its line opens a JSON document (an OpenAlex response), not
+  // a line of JSON Lines.
+  if (head == "{" || head.front() == '[') return std::make_unique<JsonArrayReader>(std::move(src), first);
+  if (head.front() == '{') return std::make_unique<JsonLinesReader>(std::move(src), first);
+  std::string venue;
+  int year = 0;
+  if (parse_header(head, venue, year)) return std::make_unique<TextReader>(std::move(src), std::move(venue), year);
+  // The other formats are told by their first lines, read ahead and given back.
+  const std::uint32_t first_line = src->number();
+  std::vector<Line> peeked{{first, first_line}};
+  for (std::string line; peeked.size() < kPeekLines && src->next(line);) peeked.push_back({line, src->number()});
+  const bool ris = RisReader::starts(peeked);
+  src->put_back(std::move(peeked));
+  // RIS, perhaps after a few lines of its own (Cochrane: "Record #1 of 78", ...).
+  if (ris) return std::make_unique<RisReader>(std::move(src));
+  throw InputError(src->where(first_line) +
+                       ": not a format abstracts reads (as its text format, the header line naming "
+                       "the venue and year is missing)",
+                   src->name(), first_line,
+                   "abstracts reads its text format (a first line like 'NeurIPS 2026 Papers', then "
+                   "one abstract a line), JSON Lines of BEIR, arXiv's metadata snapshot or "
+                   "Semantic Scholar; RIS; CSL-JSON; OpenAlex (docs/formats.md)");
 }
 
 std::vector<Record> read_all(const std::filesystem::path& file) {
