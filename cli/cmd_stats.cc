@@ -1,4 +1,5 @@
 #include <iostream>
+#include <map>
 
 #include "cli/commands.h"
 #include "cli/printer.h"
@@ -6,15 +7,34 @@
 namespace abstracts::cli {
 
 void add_stats_command(CLI::App& app, Context& ctx, int& status) {
-  auto json = std::make_shared<bool>(false);
-  auto* cmd = app.add_subcommand("stats", "Print statistics of the index");
-  cmd->add_flag("--json", *json, "Print one JSON object");
+  struct Args {
+    bool json = false;
+    std::string by;
+    std::size_t limit = 20;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand("stats", "Print statistics of the index, or counts of abstracts by a field");
+  cmd->add_flag("--json", args->json, "Print one JSON object (with --by: one per value, JSON Lines)");
+  cmd->add_option("--by", args->by,
+                  "Count the abstracts by year (newest first), venue, category or author (most first)")
+      ->check(CLI::IsMember({"year", "venue", "category", "author"}));
+  cmd->add_option("--limit", args->limit, "With --by: print at most this many values (0: all)")
+      ->default_val(20);
   cmd->fallthrough();
-  cmd->callback([&ctx, &status, json] {
+  cmd->callback([&ctx, &status, args] {
     Index index = Index::open(ctx.index_dir());
-    auto printer = make_printer(*json, ctx);
-    printer->stats(index.stats());
-    status = 0;
+    auto printer = make_printer(args->json, ctx);
+    if (args->by.empty()) {
+      printer->stats(index.stats());
+      status = 0;
+      return;
+    }
+    static const std::map<std::string, Facet> kFacets{
+        {"year", Facet::kYear}, {"venue", Facet::kVenue}, {"category", Facet::kCategory}, {"author", Facet::kAuthor}};
+    const auto counts = index.facet_counts(kFacets.at(args->by), args->limit);
+    for (const auto& c : counts) printer->facet(args->by, c);
+    // As for a search: 1 when there is nothing to show (no abstract has the field).
+    status = counts.empty() ? 1 : 0;
   });
 }
 

@@ -19,6 +19,8 @@ class Printer {
   virtual void hit(const Hit& hit) = 0;
   virtual void abstract(const Abstract& abstract) = 0;
   virtual void stats(const IndexStats& stats) = 0;
+  // One value of `stats --by FACET` ("year", "venue", ...) and its count.
+  virtual void facet(const std::string& by, const FacetCount& count) = 0;
   virtual void acronym(const AcronymEntry& entry) = 0;
   // Heads the hits of one query of a batch (search --queries): `label` is its
   // id, or its line number in the file.

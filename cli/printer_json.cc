@@ -73,6 +73,14 @@ class JsonPrinter : public Printer {
     emit(j);
   }
 
+  void facet(const std::string& by, const FacetCount& c) override {
+    Json j;
+    j["by"] = by;
+    j["value"] = c.value;
+    j["abstracts"] = c.abstracts;
+    emit(j);
+  }
+
   void abstract(const Abstract& a) override {
     Json j;
     describe(j, a);

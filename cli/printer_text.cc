@@ -90,6 +90,13 @@ class TextPrinter : public Printer {
     out_ << '\n';
   }
 
+  // "     57  NeurIPS", as `uniq -c` counts.
+  void facet(const std::string& /*by*/, const FacetCount& c) override {
+    char count[24];
+    std::snprintf(count, sizeof count, "%7llu", static_cast<unsigned long long>(c.abstracts));
+    out_ << count << "  " << escape_controls(c.value) << '\n';
+  }
+
   void abstract(const Abstract& a) override {
     out_ << paint(kBold, escape_controls(a.title)) << '\n';
     if (!a.authors.empty()) {

@@ -18,7 +18,7 @@ namespace abstracts::schema {
 
 // Bumped whenever analysis or layout changes, so an old index is rebuilt
 // instead of silently answering with drifted terms.
-inline constexpr std::string_view kSchemaVersion = "9";
+inline constexpr std::string_view kSchemaVersion = "10";
 inline constexpr std::string_view kSchemaKey = "abstracts:schema";
 // The zstd dictionary the stored abstracts are compressed with (engine/compression.h);
 // absent when the index has none.
@@ -37,6 +37,12 @@ inline constexpr std::string_view kFilePrefix = "XF";   // XF<hash of absolute p
 inline constexpr std::string_view kAuthorPrefix = "XA";  // XA<family name, folded>
 inline constexpr std::string_view kFullNamePrefix = "XN";  // XN<given and family names, folded>
 inline constexpr std::string_view kCategoryPrefix = "XC";  // XC<category or keyword, folded>
+// Facet terms: the value as shown (not folded), so `stats --by` counts and
+// prints "NeurIPS" and "C. Balázs" as the sources wrote them; a term's
+// frequency is the number of abstracts with that value. Years count by XY terms.
+inline constexpr std::string_view kVenueFacetPrefix = "XKV";
+inline constexpr std::string_view kCategoryFacetPrefix = "XKC";
+inline constexpr std::string_view kAuthorFacetPrefix = "XKA";
 // XI<scheme>:<identifier>, lower case: "XIdoi:10.1103/physrevd.76.013009",
 // "XIarxiv:0704.0001", "XIpmid:17284678".
 inline constexpr std::string_view kIdentifierPrefix = "XI";

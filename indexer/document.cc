@@ -41,6 +41,11 @@ Abstract make_abstract(const Record& record, const std::string& source, const st
     author.family = display_text(author.family);
     author.given = display_text(author.given);
   }
+  // "AU  - et al." (Cochrane), "and others" (BibTeX): no one's name.
+  std::erase_if(a.authors, [](const Author& author) {
+    return author.given.empty() &&
+           (author.family == "et al." || author.family == "et al" || author.family == "others");
+  });
   for (auto& category : a.categories) category = display_text(category);
   a.source = source;
   a.line = record.line;
@@ -76,7 +81,10 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text,
   if (!postings.empty()) doc.add_value(kPositionsSlot, positions::encode(std::move(postings)));
 
   doc.add_boolean_term(id_term(a.id));
-  if (!a.venue.empty()) doc.add_boolean_term(field_term(kVenuePrefix, analysis::Analyzer::fold(a.venue)));
+  if (!a.venue.empty()) {
+    doc.add_boolean_term(field_term(kVenuePrefix, analysis::Analyzer::fold(a.venue)));
+    doc.add_boolean_term(field_term(kVenueFacetPrefix, a.venue));
+  }
   if (a.year != 0) {
     doc.add_boolean_term(std::string(kYearPrefix) + std::to_string(a.year));
     doc.add_value(kYearSlot, Xapian::sortable_serialise(a.year));
@@ -90,9 +98,11 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text,
       doc.add_boolean_term(field_term(kAuthorPrefix, analysis::Analyzer::fold(author.family)));
     }
     doc.add_boolean_term(field_term(kFullNamePrefix, analysis::Analyzer::fold(display_name(author))));
+    doc.add_boolean_term(field_term(kAuthorFacetPrefix, display_name(author)));
   }
   for (const auto& category : a.categories) {
     doc.add_boolean_term(field_term(kCategoryPrefix, analysis::Analyzer::fold(category)));
+    doc.add_boolean_term(field_term(kCategoryFacetPrefix, category));
   }
   for (const auto& [scheme, value] : {std::pair<std::string_view, const std::string&>{"doi", a.doi},
                                       {"arxiv", a.arxiv_id},

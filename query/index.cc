@@ -10,6 +10,7 @@
 #include "query/acronym_table.h"
 #include "query/database_pool.h"
 #include "query/deadline.h"
+#include "query/facets.h"
 #include "query/hits.h"
 #include "query/parser.h"
 #include "query/positional.h"
@@ -177,6 +178,12 @@ IndexStats Index::stats() const {
       if (e.is_regular_file(ec)) s.size_bytes += e.file_size(ec);
     }
     return s;
+  });
+}
+
+std::vector<FacetCount> Index::facet_counts(Facet by, std::size_t limit) const {
+  return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor&) {
+    return query::count_facet(db, by, limit);
   });
 }
 

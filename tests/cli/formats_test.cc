@@ -142,6 +142,60 @@ TEST_F(Issue18, ThePaperReadFromTwoFilesIsOneAbstract) {
   EXPECT_EQ(json::parse(r.out).at("abstracts"), 2) << "the same DOI in two files";
 }
 
+TEST_F(Issue18, StatsByCountsAbstractsPerYearVenueCategoryAndAuthor) {
+  write_file(dir_ / "more.json",
+             R"({"id":"0801.0001","title":"Later","abstract":"Sparse graphs again.","categories":"math.CO",)"
+             R"("authors_parsed":[["Streinu","Ileana",""]],)"
+             R"("versions":[{"version":"v1","created":"Tue, 1 Jan 2008 00:00:00 GMT"}]})"
+             "\n");
+  ASSERT_EQ(abstracts({"index", "more.json"}).status, 0);
+  auto counts = [&](const std::string& by, std::vector<std::string> more = {}) {
+    std::vector<std::string> args{"stats", "--by", by, "--json"};
+    args.insert(args.end(), more.begin(), more.end());
+    const auto r = abstracts(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::vector<std::pair<std::string, int>> out;
+    for (const auto& line : lines(r.out)) {
+      const auto j = json::parse(line);
+      EXPECT_EQ(j.at("by"), by);
+      out.emplace_back(j.at("value"), j.at("abstracts"));
+    }
+    return out;
+  };
+  using Counts = std::vector<std::pair<std::string, int>>;
+  EXPECT_EQ(counts("year"), (Counts{{"2008", 1}, {"2007", 2}})) << "newest first";
+  EXPECT_EQ(counts("venue"), (Counts{{"arXiv", 3}}));
+  EXPECT_EQ(counts("category"), (Counts{{"math.CO", 2}, {"cs.CG", 1}, {"hep-ph", 1}}))
+      << "most first, ties by name";
+  EXPECT_EQ(counts("author"), (Counts{{"Ileana Streinu", 2}, {"C. Balázs", 1}, {"E. L. Berger", 1},
+                                      {"Louis Theran", 1}}))
+      << "names as written, accents kept";
+  EXPECT_EQ(counts("author", {"--limit", "1"}), (Counts{{"Ileana Streinu", 2}}));
+
+  auto r = abstracts({"stats", "--by", "category"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "      2  math.CO\n      1  cs.CG\n      1  hep-ph\n");
+  r = abstracts({"stats", "--by", "journal"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "year,venue,category,author")) << r.err;
+}
+
+TEST(Issue18StatsBy, AnIndexWithoutTheFieldCountsNothingAndExitsOne) {
+  TempDir dir;
+  write_file(dir / "plain.txt", "NeurIPS 2026 Papers\nAn abstract without authors or categories.\n");
+  auto abstracts = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"--index", (dir / "index").string()});
+    return run(ABSTRACTS_BIN, args, sandbox_env(dir.path()), dir.path());
+  };
+  ASSERT_EQ(abstracts({"index", "plain.txt"}).status, 0);
+  auto r = abstracts({"stats", "--by", "author"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  r = abstracts({"stats", "--by", "venue"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "      1  NeurIPS\n") << "the header's venue";
+}
+
 // Formats not read yet are refused whole, naming the formats that are read,
 // never indexed as text ("% Zotero export" is no venue).
 TEST(Issue18Refused, AFileOfNoKnownFormatIsRefusedWithTheFormatsListed) {

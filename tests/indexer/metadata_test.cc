@@ -176,10 +176,22 @@ TEST(Metadata, TermsForAuthorsCategoriesIdentifiersAndTheDate) {
     if ((*t).rfind("X", 0) == 0) terms.push_back(*t);
   }
   for (const char* want : {"XAbalazs", "XAvan der berg", "XNc. balazs", "XNjan van der berg", "XChep-ph",
-                           "XIdoi:10.1103/physrevd.76.013009", "XIarxiv:0704.0001", "XY2007"}) {
+                           "XIdoi:10.1103/physrevd.76.013009", "XIarxiv:0704.0001", "XY2007",
+                           // Facet terms keep the names as shown, for stats --by.
+                           "XKAC. Balázs", "XKAJan van der Berg", "XKChep-ph"}) {
     EXPECT_NE(std::find(terms.begin(), terms.end(), want), terms.end()) << want;
   }
   EXPECT_EQ(Xapian::sortable_unserialise(doc.get_value(schema::kDateSlot)), 20070402);
+}
+
+TEST(Metadata, EtAlAndOthersAreNoAuthors) {
+  Record r;
+  r.raw_text = "Some text.";
+  r.fields.authors = {{"Wells", "L"}, {"et al.", ""}, {"others", ""}, {"et al", ""}, {"Others", "Jo"}};
+  const Abstract a = make_abstract(r, "", "", 0);
+  ASSERT_EQ(a.authors.size(), 2u) << "Cochrane's \"AU  - et al.\", BibTeX's \"and others\"";
+  EXPECT_EQ(a.authors[0].family, "Wells");
+  EXPECT_EQ(a.authors[1].family, "Others") << "a person named Others stays";
 }
 
 // RIS as Zotero, Web of Science and Cochrane write it: a BOM, CRLF, "TY  -  JOUR" with two spaces after the dash, lines of their own

@@ -24,6 +24,20 @@ struct IndexStats {
   double average_length = 0;     // terms per abstract
 };
 
+// What Index::facet_counts counts abstracts by.
+enum class Facet {
+  kYear,      // the year of publication
+  kVenue,     // the venue or journal, as written
+  kCategory,  // arXiv categories, keywords, MeSH headings
+  kAuthor,    // each author, by their name as written ("C. Balázs")
+};
+
+// The number of abstracts with one value of a facet.
+struct FacetCount {
+  std::string value;  // "2026", "NeurIPS", "hep-ph", "C. Balázs"
+  std::uint64_t abstracts = 0;
+};
+
 // One learned acronym definition, with the number of abstracts that make it.
 struct AcronymEntry {
   std::string short_form;  // "LLMs", as most often written
@@ -69,6 +83,13 @@ class Index {
   std::optional<Abstract> get(std::string_view id) const;
 
   IndexStats stats() const;
+
+  // How many abstracts have each value of `by`, like a search engine's facet
+  // over the whole index: years newest first, the other facets most abstracts
+  // first (ties by value). At most `limit` values (0: all). An abstract counts
+  // once for each of its authors and categories; abstracts without the field
+  // are not counted. Cost: one scan of the facet's terms, not of the abstracts.
+  std::vector<FacetCount> facet_counts(Facet by, std::size_t limit = 0) const;
 
   // The acronyms learned from the abstracts, by short form, most frequent long
   // form first.
