@@ -221,8 +221,16 @@ void csl(const nlohmann::json& j, Record& r) {
   r.raw_text = strip_markup(text_of(j, "abstract"));
   r.fields.title = strip_markup(text_of(j, "title"));
   r.fields.venue = text_of(j, "container-title");
+  // A preprint (type "article") names its server as publisher: "arXiv", "bioRxiv".
+  if (r.fields.venue.empty() && text_of(j, "type") == "article") r.fields.venue = text_of(j, "publisher");
   r.fields.doi = text_of(j, "DOI");
   r.fields.pmid = text_of(j, "PMID");
+  // Zotero writes an arXiv preprint's id as "number": "arXiv:0704.0001", and its link as "URL".
+  if (const std::string number = text_of(j, "number"); number.rfind("arXiv:", 0) == 0) {
+    r.fields.arxiv_id = number.substr(6);
+  } else if (const std::string url = text_of(j, "URL"); url.find("arxiv.org/abs/") != std::string::npos) {
+    r.fields.arxiv_id = url.substr(url.find("arxiv.org/abs/") + 14);
+  }
   if (auto authors = j.find("author"); authors != j.end() && authors->is_array()) {
     for (const auto& a : *authors) {
       if (!a.is_object()) continue;
@@ -571,8 +579,18 @@ class RisReader : public Reader {
       field = &f.title;
     } else if (tag == "DO") {
       field = &f.doi;
-    } else if (tag == "T2" || tag == "JO" || tag == "JF" || tag == "JA" || tag == "J2" || tag == "BT") {
-      // The journal's name as the exporter spells it first (T2 in Zotero and Web of Science).
+    } else if (tag == "ID") {
+      field = &f.citation_key;  // the exporter's key for the record
+    } else if (tag == "UR") {
+      // An arXiv preprint's only identifier in RIS is its link.
+      if (const auto at = value.find("arxiv.org/abs/"); at != std::string::npos && f.arxiv_id.empty()) {
+        f.arxiv_id = value.substr(at + 14);
+      }
+      return;
+    } else if (tag == "T2" || tag == "JO" || tag == "JF" || tag == "JA" || tag == "J2" || tag == "BT" ||
+               tag == "C3") {
+      // The journal's name as the exporter spells it first (T2 in Zotero and Web
+      // of Science); C3, Zotero's proceedings title, for a conference paper.
       if (f.venue.empty()) field = &f.venue;
     } else if (tag == "AU" || tag == "A1") {
       f.authors.push_back(Author{value, {}});  // split into names at the record's end

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "abstracts/abstracts.h"
-#include "bibtex.h"
+#include "citation.h"
 #include "list_search.h"
 #include "output.h"
 #include "reading_list.h"
@@ -201,12 +201,17 @@ int suggest(const Context& ctx, const abstracts::SearchOptions& options, bool js
   return results.hits.empty() ? 1 : 0;
 }
 
-int export_command(const Context& ctx, bool bibtex) {
-  if (!bibtex) throw Error("export needs a format", "use `reading-list export --bibtex`");
+// Prints the listed abstracts as citations in `format` ("bibtex", "ris" or
+// "csl-json": one JSON array), in list order.
+int export_command(const Context& ctx, const std::string& format) {
+  if (format.empty()) {
+    throw Error("export needs a format", "use `reading-list export --format bibtex` (or ris, csl-json)");
+  }
   ReadingList list = ReadingList::load(ctx.list_file());
   if (list.ids().empty()) return empty_list(list);
   Index index = ctx.open_index();
   std::size_t exported = 0;
+  if (format == "csl-json") std::cout << "[\n";
   for (const auto& id : list.ids()) {
     auto a = index.get(id);
     if (!a) {
@@ -216,9 +221,16 @@ int export_command(const Context& ctx, bool bibtex) {
     }
     std::string note =
         a->source.empty() ? std::string() : a->source + ":" + std::to_string(a->line);
-    std::cout << reading_list::bibtex_entry(*a, note);
+    if (format == "bibtex") {
+      std::cout << reading_list::bibtex_entry(*a, note);
+    } else if (format == "ris") {
+      std::cout << reading_list::ris_record(*a, note);
+    } else {
+      std::cout << (exported > 0 ? ",\n" : "") << reading_list::csl_json_item(*a, note);
+    }
     ++exported;
   }
+  if (format == "csl-json") std::cout << (exported > 0 ? "\n" : "") << "]\n";
   return exported > 0 ? 0 : 1;
 }
 
@@ -282,10 +294,12 @@ int main(int argc, char** argv) {
   suggest_cmd->add_flag("--json", json, "Print JSON Lines, one object per hit");
   suggest_cmd->callback([&] { status = suggest(ctx, suggest_options, json); });
 
-  bool bibtex = false;
-  auto* export_cmd = app.add_subcommand("export", "Print the list for other programs");
-  export_cmd->add_flag("--bibtex", bibtex, "As BibTeX entries, keyed by id");
-  export_cmd->callback([&] { status = export_command(ctx, bibtex); });
+  std::string export_format;
+  auto* export_cmd = app.add_subcommand("export", "Print the list as citations for a reference manager");
+  export_cmd->add_option("--format", export_format, "bibtex, ris or csl-json (a JSON array)")
+      ->check(CLI::IsMember({"bibtex", "ris", "csl-json"}));
+  export_cmd->add_flag_callback("--bibtex", [&] { export_format = "bibtex"; }, "Short for --format bibtex");
+  export_cmd->callback([&] { status = export_command(ctx, export_format); });
 
   for (auto* cmd : {add_cmd, remove_cmd, list_cmd, search_cmd, suggest_cmd, export_cmd})
     cmd->fallthrough();

@@ -211,7 +211,8 @@ TEST(Metadata, RisRecordsWithEachExportersQuirks) {
              "PY  -  2021\r\nDA  -  2021/03/05/\r\nDO  -  10.3389/FRAI.2021.550030\r\nER  -\r\n\r\n"
              "Record #2 of 3\r\n"
              "TY  - JOUR\r\nTI  - No abstract here\r\nER  - \r\n"
-             "TY  - CPAPER\nAU  - Holzinger, A\nTI  - xxAI\nAB  - Beyond explainable AI.\nPY  - 2022\n");
+             "TY  - CPAPER\nAU  - Holzinger, A\nTI  - xxAI\nAB  - Beyond explainable AI.\nPY  - 2022\n"
+             "C3  - 2022 Workshop on xxAI\n");
   auto reader = Reader::open(file);
   EXPECT_EQ(reader->format(), Format::kRis);
   std::vector<Record> records;
@@ -233,6 +234,7 @@ TEST(Metadata, RisRecordsWithEachExportersQuirks) {
   EXPECT_EQ(b.title, "xxAI");
   EXPECT_EQ(b.year, 2022);
   EXPECT_EQ(b.text, "Beyond explainable AI.");
+  EXPECT_EQ(b.venue, "2022 Workshop on xxAI") << "Zotero's C3, the proceedings' title";
 
   // Web of Science: the BOM right before the first tag.
   write_file(file, "\xef\xbb\xbfTY  - JOUR\nAU  - M\xc3\xbcller, KR\nAB  - An abstract.\nER  -\n");
