@@ -1,6 +1,6 @@
 // speed: the pieces of the speed benchmark (docs/performance.md), run in turn by
 // scripts/bench-speed. Each subcommand does one step and writes JSON:
-//   subset   the first N abstracts of a corpus, as JSON Lines
+//   subset   the first N abstracts of a corpus, as JSON Lines (BEIR's or arXiv's snapshot layout)
 //   queries  the fixed query set, drawn from the corpus with a seed
 //   index    build one system's index (run under `measure`)
 //   measure  run a command as a child: wall time, CPU, peak memory, disk size
@@ -57,13 +57,42 @@ json fields(const std::vector<std::string>& pairs) {
   return j;
 }
 
-json subset(const fs::path& corpus, const fs::path& out_file, std::size_t count) {
+// One abstract as a line of arXiv's metadata snapshot (the Kaggle file): its
+// id, title and text, and the other keys from `donor` (a real snapshot record:
+// authors, categories, dates, comments), so the reader parses what it would in
+// the real file; its DOI is left out, since a DOI would become the id.
+json arxiv_snapshot_record(const abstracts::eval::CorpusDocument& d, json donor) {
+  donor["id"] = d.id;
+  donor["title"] = d.title;
+  donor["abstract"] = d.text;
+  donor["doi"] = nullptr;
+  return donor;
+}
+
+// The records of a JSON Lines file of arXiv's snapshot.
+std::vector<json> read_snapshot(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error("cannot read " + file.string());
+  std::vector<json> records;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) records.push_back(json::parse(line));
+  }
+  if (records.empty()) throw std::runtime_error(file.string() + ": no records");
+  return records;
+}
+
+// The first `count` abstracts of `corpus`, as BEIR JSON Lines, or (with
+// `donors`, records of arXiv's snapshot) in the snapshot's layout, the metadata
+// of donor i % donors.size() on abstract i.
+json subset(const fs::path& corpus, const fs::path& out_file, std::size_t count, const std::vector<json>& donors) {
   std::ofstream out(out_file, std::ios::binary);
   std::size_t n = 0, text_bytes = 0;
   try {
     abstracts::eval::for_each_document(corpus, [&](const abstracts::eval::CorpusDocument& d) {
       if (n == count) throw std::out_of_range("enough");
-      out << json{{"_id", d.id}, {"title", d.title}, {"text", d.text}}.dump() << '\n';
+      const json record = !donors.empty() ? arxiv_snapshot_record(d, donors[n % donors.size()])
+                                          : json{{"_id", d.id}, {"title", d.title}, {"text", d.text}};
+      out << record.dump() << '\n';
       text_bytes += d.title.size() + d.text.size();
       ++n;
     });
@@ -114,6 +143,11 @@ int main(int argc, char** argv) {
   sub->add_option("CORPUS", corpus, "BEIR JSON Lines, plain or gzip")->required()->check(CLI::ExistingFile);
   sub->add_option("OUT", out, "The JSON Lines file to write")->required();
   sub->add_option("--count", count, "How many abstracts")->required();
+  std::string snapshot;
+  sub->add_option("--arxiv-snapshot", snapshot,
+                  "Write arXiv's snapshot layout instead of BEIR's, with the authors, categories and dates of "
+                  "this snapshot file's records, in turn")
+      ->check(CLI::ExistingFile);
 
   auto* qry = app.add_subcommand("queries", "Draw the query set from the first --pool abstracts of CORPUS");
   qry->add_option("CORPUS", corpus, "BEIR JSON Lines, plain or gzip")->required()->check(CLI::ExistingFile);
@@ -161,7 +195,7 @@ int main(int argc, char** argv) {
 
   try {
     if (sub->parsed()) {
-      write_json(subset(corpus, out, count), "-");
+      write_json(subset(corpus, out, count, snapshot.empty() ? std::vector<json>{} : read_snapshot(snapshot)), "-");
     } else if (qry->parsed()) {
       save_queries(generate_queries(corpus, pool, seed, sizes), out);
     } else if (idx->parsed()) {
