@@ -44,19 +44,27 @@ bool LineSource::next(std::string& line) {
   if (!put_back_.empty()) {
     line = std::move(put_back_.back().text);
     number_ = put_back_.back().number;
+    continues_ = false;
     put_back_.pop_back();
     return true;
   }
-  line.clear();
-  bool any = false;
+  const bool first_piece = !continues_;
+  line.swap(carry_);
+  carry_.clear();
+  bool any = !line.empty(), piece = false;
   while (true) {
     if (pos_ == end_ && !fill()) break;
     any = true;
     const char* start = buf_.data() + pos_;
     const auto* nl = static_cast<const char*>(std::memchr(start, '\n', end_ - pos_));
-    const std::size_t n = nl != nullptr ? static_cast<std::size_t>(nl - start) + 1 : end_ - pos_;
+    std::size_t n = nl != nullptr ? static_cast<std::size_t>(nl - start) + 1 : end_ - pos_;
+    if (long_lines_ && line.size() + n > kMaxLineBytes) {
+      n = kMaxLineBytes - line.size();
+      piece = true;
+    }
     line.append(start, n);
     pos_ += n;
+    if (piece) break;
     if (line.size() > kMaxLineBytes) {
       throw InputError(where(read_ + 1) + ": line longer than 1 MiB", name_, read_ + 1,
                        "is this really a file of abstracts?");
@@ -64,19 +72,36 @@ bool LineSource::next(std::string& line) {
     if (nl != nullptr) break;
   }
   if (!any) return false;
-  number_ = ++read_;
-  if (!line.empty() && line.back() == '\n') line.pop_back();
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (read_ == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
+  if (piece) {
+    // A character cut short at the piece's end goes to the next piece whole,
+    // so that each piece is UTF-8 by itself.
+    std::size_t lead = line.size();
+    while (lead > 0 && line.size() - lead < 4 && (static_cast<unsigned char>(line[lead - 1]) & 0xC0) == 0x80) --lead;
+    if (lead > 0) {
+      const auto c = static_cast<unsigned char>(line[lead - 1]);
+      const std::size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+      if (line.size() - (lead - 1) < length) {
+        carry_ = line.substr(lead - 1);
+        line.resize(lead - 1);
+      }
+    }
+    number_ = read_ + 1;
+  } else {
+    number_ = ++read_;
+    if (!line.empty() && line.back() == '\n') line.pop_back();
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+  }
+  continues_ = piece;
+  if (number_ == 1 && first_piece && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
   // A NUL byte is no text: it would cut the line short wherever text is a C string.
   if (auto nul = line.find('\0'); nul != std::string::npos) {
-    throw InputError(where(read_) + ": a NUL byte (byte " + std::to_string(nul + 1) + " of the line)", name_,
-                     read_, "is this a binary file, or text in UTF-16? Convert it to UTF-8");
+    throw InputError(where(number_) + ": a NUL byte (byte " + std::to_string(nul + 1) + " of the line)", name_,
+                     number_, "is this a binary file, or text in UTF-16? Convert it to UTF-8");
   }
   if (auto bad = analysis::find_invalid_utf8(line); bad != std::string::npos) {
-    throw InputError(where(read_) + ": not valid UTF-8 (byte " + std::to_string(bad + 1) +
+    throw InputError(where(number_) + ": not valid UTF-8 (byte " + std::to_string(bad + 1) +
                          " of the line)",
-                     name_, read_, "convert the file to UTF-8, e.g. with iconv -f latin1 -t utf-8");
+                     name_, number_, "convert the file to UTF-8, e.g. with iconv -f latin1 -t utf-8");
   }
   return true;
 }

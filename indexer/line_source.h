@@ -38,6 +38,16 @@ class LineSource {
   // back with put_back() come first.
   bool next(std::string& line);
 
+  // With `allow` true, a line longer than kMaxLineBytes is no error: next()
+  // returns it in pieces of at most that size (cut between characters), each
+  // with the line's number, and line_continues() says a piece is not the line's
+  // last. For JSON, whose documents may stand on one line (a minified API
+  // response); their readers bound memory by record, not by line.
+  void allow_long_lines(bool allow) { long_lines_ = allow; }
+
+  // True if what next() returned last is a piece of a longer line.
+  bool line_continues() const { return continues_; }
+
   // Gives back lines read ahead (to tell the format), in file order: next()
   // returns them again, with their numbers, before reading on.
   void put_back(std::vector<Line> lines);
@@ -60,6 +70,9 @@ class LineSource {
   std::uint32_t read_ = 0;         // lines read from the file
   std::uint32_t number_ = 0;       // the number of the line returned last
   std::vector<Line> put_back_;     // lines given back, last first
+  bool long_lines_ = false;        // see allow_long_lines()
+  bool continues_ = false;         // see line_continues()
+  std::string carry_;              // a character cut short at the end of a piece
 };
 
 // True if `s` holds nothing but spaces and tabs.

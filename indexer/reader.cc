@@ -271,15 +271,13 @@ void csl(const nlohmann::json& j, Record& r) {
   }
 }
 
-// The record the JSON object `text` (from line `line` of `src`) describes,
+// The record the JSON object `j` (from line `line` of `src`) describes,
 // of whichever kind its keys say (docs/formats.md); nullopt for one without
 // something to search (an abstract; for BEIR, text or a title). Throws
 // InputError, with `hint`, for bad JSON or an object of no known kind.
-std::optional<Record> json_record(std::string_view text, const LineSource& src, std::uint32_t line,
+std::optional<Record> json_record(const nlohmann::json& j, const LineSource& src, std::uint32_t line,
                                   const char* hint) {
   auto fail = [&](const std::string& what) { return InputError(src.where(line) + ": " + what, src.name(), line, hint); };
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) throw fail("not valid JSON");
   if (!j.is_object()) throw fail("not a JSON object");
   Record r;
   r.line = line;
@@ -307,6 +305,16 @@ std::optional<Record> json_record(std::string_view text, const LineSource& src, 
   return r;
 }
 
+// `text` parsed as JSON; InputError naming `line` of `src` if it is not JSON.
+nlohmann::json parse_json(std::string_view text, const LineSource& src, std::uint32_t line, const char* hint) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) throw InputError(src.where(line) + ": not valid JSON", src.name(), line, hint);
+  return j;
+}
+
+// One JSON object a line. A line may also be a whole OpenAlex response (the
+// API sends it minified: {"meta": ..., "results": [...]}, as saved page by page),
+// whose works are then read in turn.
 class JsonLinesReader : public Reader {
  public:
   JsonLinesReader(std::unique_ptr<LineSource> src, std::string first)
@@ -316,13 +324,26 @@ class JsonLinesReader : public Reader {
 
   std::optional<Record> next() override {
     while (true) {
+      if (next_result_ < results_.size()) {
+        auto r = json_record(results_[next_result_++], *src_, src_->number(), kHint);
+        if (r) return r;
+        ++skipped_;
+        continue;
+      }
+      results_.clear();
+      next_result_ = 0;
       if (has_pending_) {
         has_pending_ = false;
       } else if (!src_->next(pending_)) {
         return std::nullopt;
       }
       if (is_blank(pending_)) continue;
-      std::optional<Record> r = parse(pending_);
+      nlohmann::json j = parse_json(pending_, *src_, src_->number(), kHint);
+      if (auto results = j.find("results"); j.is_object() && results != j.end() && results->is_array()) {
+        results_ = std::move(*results);
+        continue;
+      }
+      std::optional<Record> r = json_record(j, *src_, src_->number(), kHint);
       if (!r) {
         ++skipped_;  // a record without an abstract (Cranfield has two) holds nothing to search
         continue;
@@ -334,16 +355,15 @@ class JsonLinesReader : public Reader {
   std::uint64_t bytes_read() const override { return src_->offset(); }
 
  private:
-  // One line's record; nullopt for one without an abstract.
-  std::optional<Record> parse(const std::string& line) const {
-    return json_record(line, *src_, src_->number(),
-                       "each line of a JSON Lines file is one object: BEIR's {\"_id\", \"title\", \"text\"}, "
-                       "a record of arXiv's metadata snapshot, or of Semantic Scholar's corpus");
-  }
+  static constexpr const char* kHint =
+      "each line of a JSON Lines file is one object: BEIR's {\"_id\", \"title\", \"text\"}, "
+      "a record of arXiv's metadata snapshot, or of Semantic Scholar's corpus, or an OpenAlex response";
 
   std::unique_ptr<LineSource> src_;
   std::string pending_;
   bool has_pending_;
+  nlohmann::json results_ = nlohmann::json::array();  // the works of an OpenAlex response line
+  std::size_t next_result_ = 0;
 };
 
 // A JSON array of records, one object an element (CSL-JSON from Zotero and
@@ -352,15 +372,19 @@ class JsonLinesReader : public Reader {
 // the file. Each element's kind is told by its keys, as for JSON Lines.
 class JsonArrayReader : public Reader {
  public:
+  // `first`: the file's first non-blank line, or its first piece (a minified
+  // document on one line); the source is set to give long lines in pieces.
   JsonArrayReader(std::unique_ptr<LineSource> src, std::string first) : src_(std::move(src)), line_(std::move(first)) {
     format_ = Format::kJsonArray;
+    src_->allow_long_lines(true);
     line_number_ = src_->number();
+    line_ended_ = !src_->line_continues();
   }
 
   std::optional<Record> next() override {
     while (auto element = next_element()) {
-      auto r = json_record(*element, *src_, element_line_,
-                           "a JSON array of records holds CSL-JSON items, or arXiv or BEIR records");
+      const char* hint = "a JSON array of records holds CSL-JSON items, or arXiv or BEIR records";
+      auto r = json_record(parse_json(*element, *src_, element_line_, hint), *src_, element_line_, hint);
       if (r) return r;
       ++skipped_;
     }
@@ -384,7 +408,8 @@ class JsonArrayReader : public Reader {
       if (!src_->next(line_)) return '\0';
       line_number_ = src_->number();
       pos_ = 0;
-      if (!element_.empty()) element_ += '\n';
+      if (!element_.empty() && line_ended_) element_ += '\n';
+      line_ended_ = !src_->line_continues();
     }
     return line_[pos_++];
   }
@@ -494,6 +519,7 @@ class JsonArrayReader : public Reader {
   std::string line_;
   std::size_t pos_ = 0;
   std::uint32_t line_number_ = 0;
+  bool line_ended_ = true;  // line_ is a whole line, or a long line's last piece
   std::uint32_t element_line_ = 0;
   std::string element_;
   bool opened_ = false, first_element_ = true, done_ = false, in_document_ = false;
@@ -637,16 +663,25 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
   auto src = std::make_unique<LineSource>(file);
   std::string first;
   bool any = false;
-  while ((any = src->next(first)) && is_blank(first)) {
+  // A JSON document may be one long line (minified); other formats may not.
+  src->allow_long_lines(true);
+  while ((any = src->next(first)) && is_blank(first) && !src->line_continues()) {
   }
   if (!any) {
     throw InputError(src->name() + ": empty file", src->name(), 0,
                      "a file of abstracts starts with a header line like 'NeurIPS 2026 Papers'");
   }
   const std::string_view head = trim(first);
-  // "{" alone on its line opens a JSON document (an OpenAlex response), not
-  // a line of JSON Lines.
-  if (head == "{" || head.front() == '[') return std::make_unique<JsonArrayReader>(std::move(src), first);
+  // "{" alone on its line, or a line too long for JSON Lines, opens a JSON
+  // document (an OpenAlex response, pretty-printed or minified).
+  if (!head.empty() && (head == "{" || head.front() == '[' || (head.front() == '{' && src->line_continues()))) {
+    return std::make_unique<JsonArrayReader>(std::move(src), first);
+  }
+  if (src->line_continues()) {
+    throw InputError(src->where(src->number()) + ": line longer than 1 MiB", src->name(), src->number(),
+                     "is this really a file of abstracts?");
+  }
+  src->allow_long_lines(false);
   if (head.front() == '{') return std::make_unique<JsonLinesReader>(std::move(src), first);
   std::string venue;
   int year = 0;

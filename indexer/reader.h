@@ -50,7 +50,8 @@ enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis };
 // (AB, N2) is skipped (counted).
 //
 // Throws InputError (naming the file and line) for an unreadable file, bytes
-// that are not UTF-8, a missing header, bad JSON or a line over 1 MiB.
+// that are not UTF-8, a missing header, bad JSON or a line over 1 MiB (except
+// in a JSON document or array, read in pieces: a minified OpenAlex response).
 class Reader {
  public:
   static std::unique_ptr<Reader> open(const std::filesystem::path& file);

@@ -330,6 +330,56 @@ TEST(Metadata, OpenAlexWorks) {
   }
 }
 
+// The OpenAlex API sends its responses minified: one line, over 1 MiB for a
+// page of 200 works. Read as a document, in pieces, with every work whole.
+TEST(Metadata, Issue18MinifiedOpenAlexOverOneMebibyteOnOneLine) {
+  TempDir dir;
+  const auto file = dir / "page.json";
+  nlohmann::json results = nlohmann::json::array();
+  // "é" is two bytes, so the cuts between pieces fall inside characters too.
+  const std::string word = "caf\xc3\xa9";
+  for (int w = 0; w < 150; ++w) {
+    nlohmann::json index = nlohmann::json::object();
+    for (int i = 0; i < 600; ++i) index[word + std::to_string(i)] = {i};
+    results.push_back({{"id", "https://openalex.org/W" + std::to_string(w)},
+                       {"title", "Work " + std::to_string(w)},
+                       {"abstract_inverted_index", index}});
+  }
+  const std::string text = nlohmann::json{{"meta", {{"count", 150}}}, {"results", results}}.dump();
+  ASSERT_GT(text.size(), 1u << 20);
+  write_file(file, text + "\n");
+  const auto records = read_all(file);
+  ASSERT_EQ(records.size(), 150u);
+  EXPECT_EQ(records[149].fields.id, "W149");
+  const std::string start = word + "0 " + word + "1 ";
+  EXPECT_EQ(records[7].raw_text.substr(0, start.size()), start);
+  EXPECT_EQ(records[7].raw_text.size(), records[8].raw_text.size());
+  EXPECT_EQ(records[0].line, 1u);
+
+  // A small minified response is a line of JSON Lines: saved page by page.
+  const std::string page = R"({"meta":{"count":2},"results":[{"id":"https://openalex.org/W1","title":"One",)"
+                           R"("abstract_inverted_index":{"First":[0]}},{"id":"https://openalex.org/W2",)"
+                           R"("abstract_inverted_index":null}]})";
+  write_file(file, page + "\n" + page + "\n");
+  auto reader = Reader::open(file);
+  std::vector<Record> read;
+  while (auto r = reader->next()) read.push_back(std::move(*r));
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(reader->skipped(), 2u) << "the works without an abstract";
+  EXPECT_EQ(read[1].raw_text, "First");
+  EXPECT_EQ(read[1].line, 2u);
+
+  // Only JSON may have lines that long: text stays refused, naming the line.
+  write_file(file, std::string(3u << 20, 'a') + "\n");
+  try {
+    read_all(file);
+    ADD_FAILURE() << "a 3 MiB line of text";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.line(), 1u);
+    EXPECT_NE(std::string(e.what()).find("longer than 1 MiB"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Metadata, AMalformedJsonArrayIsAnErrorOnItsLine) {
   const struct {
     const char* content;
