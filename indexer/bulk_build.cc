@@ -135,11 +135,13 @@ class ShardWorker {
   std::exception_ptr error_;
 };
 
-// The same id more than once (the same text twice, or a repeated "_id"): keep
+// The same paper more than once: documents that share a term of `prefix` (the
+// id, Q: the same text twice, a repeated "_id"; or an identifier, XI: one
+// record with a DOI and an arXiv id, another with that arXiv id alone). Keeps
 // the last one read, as indexing file by file would, with the XF term of every
 // file that had it (indexer/file_documents.h).
 void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers, const std::vector<fs::path>& files,
-                       const compression::Decompressor& stored) {
+                       const compression::Decompressor& stored, std::string_view id_prefix) {
   std::unordered_map<std::string, std::size_t> file_order;
   for (std::size_t i = 0; i < files.size(); ++i) file_order.emplace(absolute_path(files[i]), i);
   struct Copy {
@@ -149,7 +151,7 @@ void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers, const
   };
   std::unordered_map<std::string, std::vector<Copy>> copies;
   std::unordered_set<std::string> seen;
-  const std::string prefix(schema::kIdPrefix);
+  const std::string prefix(id_prefix);
   for (std::size_t s = 0; s < workers.size(); ++s) {
     auto& db = workers[s]->db();
     for (auto t = db.allterms_begin(prefix); t != db.allterms_end(prefix); ++t) {
@@ -158,13 +160,14 @@ void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers, const
     }
   }
   for (auto& [term, list] : copies) {
-    std::set<std::string> sources;
+    std::set<std::string> sources;  // XF terms of every copy (one may have several already)
     for (std::size_t s = 0; s < workers.size(); ++s) {
       auto& db = workers[s]->db();
       for (auto p = db.postlist_begin(term); p != db.postlist_end(term); ++p) {
-        Abstract a = schema::stored_abstract(db.get_document(*p), stored);
+        const Xapian::Document doc = db.get_document(*p);
+        Abstract a = schema::stored_abstract(doc, stored);
         list.push_back({s, *p, {file_order[a.source], a.line}});
-        sources.insert(a.source);
+        for (auto& f : file_terms(doc)) sources.insert(std::move(f));
       }
     }
     auto last = std::max_element(list.begin(), list.end(),
@@ -175,7 +178,7 @@ void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers, const
     if (sources.size() > 1) {
       auto& db = workers[last->shard]->db();
       Xapian::Document kept = db.get_document(last->docid);
-      for (const auto& source : sources) kept.add_boolean_term(schema::file_term(source));
+      for (const auto& source : sources) kept.add_boolean_term(source);
       db.replace_document(last->docid, kept);
     }
   }
@@ -300,7 +303,8 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
     for (auto& w : workers) {
       for (const auto& abs : failed_files) release_file_documents(w->db(), abs, {}, stored);
     }
-    remove_duplicates(workers, files, stored);
+    remove_duplicates(workers, files, stored, schema::kIdPrefix);
+    remove_duplicates(workers, files, stored, schema::kIdentifierPrefix);
     for (auto& w : workers) w->db().commit();
 
     Xapian::Database shards;

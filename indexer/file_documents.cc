@@ -7,9 +7,6 @@
 
 namespace abstracts::indexer {
 
-namespace {
-
-// The XF terms of `doc`.
 std::vector<std::string> file_terms(const Xapian::Document& doc) {
   std::vector<std::string> out;
   const std::string prefix(schema::kFilePrefix);
@@ -17,6 +14,8 @@ std::vector<std::string> file_terms(const Xapian::Document& doc) {
   for (t.skip_to(prefix); t != doc.termlist_end() && (*t).starts_with(prefix); ++t) out.push_back(*t);
   return out;
 }
+
+namespace {
 
 // The indexed files' paths, each under its XF term.
 std::vector<std::pair<std::string, std::string>> indexed_files(const Xapian::Database& db) {
@@ -39,6 +38,28 @@ void keep_other_files(const Xapian::Database& db, const std::string& id_term, co
   const std::string own = schema::file_term(abs);
   for (const auto& t : file_terms(db.get_document(*p))) {
     if (t != own) doc.add_boolean_term(t);
+  }
+}
+
+void replace_same_paper(Xapian::WritableDatabase& db, const std::string& id_term, const std::string& abs,
+                        Xapian::Document& doc) {
+  const std::string own = schema::file_term(abs), prefix(schema::kIdentifierPrefix);
+  std::vector<std::string> identifiers;
+  auto t = doc.termlist_begin();
+  for (t.skip_to(prefix); t != doc.termlist_end() && (*t).starts_with(prefix); ++t) identifiers.push_back(*t);
+  for (const auto& identifier : identifiers) {
+    std::vector<Xapian::docid> others;
+    for (auto p = db.postlist_begin(identifier); p != db.postlist_end(identifier); ++p) others.push_back(*p);
+    for (const Xapian::docid other : others) {
+      const Xapian::Document copy = db.get_document(other);
+      auto q = copy.termlist_begin();
+      q.skip_to(id_term);
+      if (q != copy.termlist_end() && *q == id_term) continue;  // the same id: replaced as it is
+      for (const auto& f : file_terms(copy)) {
+        if (f != own) doc.add_boolean_term(f);
+      }
+      db.delete_document(other);
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 // The abstracts of each indexed file, through their XF terms (schema::file_term).
-// An abstract can be in several files (the same text twice, or a repeated id):
+// An abstract can be in several files (the same text twice, a repeated id, or
+// the same paper's identifier):
 // its one document then has the XF term of each, and keeps the location (source
 // and line) of the one indexed last. It leaves the index only when no file has it
 // any more.
@@ -22,6 +23,18 @@ namespace abstracts::indexer {
 // that have that abstract too.
 void keep_other_files(const Xapian::Database& db, const std::string& id_term, const std::string& abs,
                       Xapian::Document& doc);
+
+// The same paper under another id: for each document with one of `doc`'s
+// identifiers (XI terms: DOI, arXiv id, PMID) and an id other than `id_term`,
+// adds its XF terms (but `abs`'s) to `doc` and deletes it, so that `doc`, about
+// to replace the document of `id_term` as the file `abs` has it, stands for the
+// paper alone. (One record with a DOI and an arXiv id, another with that arXiv
+// id alone: the one indexed last is kept, as for a shared id.)
+void replace_same_paper(Xapian::WritableDatabase& db, const std::string& id_term, const std::string& abs,
+                        Xapian::Document& doc);
+
+// The XF terms of `doc`: the files that have it.
+std::vector<std::string> file_terms(const Xapian::Document& doc);
 
 // What a file letting go of abstracts did.
 struct FileRelease {

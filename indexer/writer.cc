@@ -85,6 +85,7 @@ struct Writer::Impl {
     auto doc = indexer::make_document(a, title_in_text, analyzer, *compressor);
     const std::string id_term = schema::id_term(a.id);
     indexer::keep_other_files(to, id_term, abs, doc);
+    indexer::replace_same_paper(to, id_term, abs, doc);
     return to.replace_document(id_term, doc);
   }
 
@@ -389,8 +390,9 @@ std::string Writer::add(Abstract a) {
     // As a file's record is made an abstract: the same cleaning and id rule.
     const indexer::Record record{a, a.text, a.line};
     const Abstract made = indexer::make_abstract(record, a.source, a.venue, a.year);
-    impl_->db.replace_document(schema::id_term(made.id),
-                               indexer::make_document(made, title_in_text, impl_->analyzer, *impl_->compressor));
+    Xapian::Document doc = indexer::make_document(made, title_in_text, impl_->analyzer, *impl_->compressor);
+    indexer::replace_same_paper(impl_->db, schema::id_term(made.id), "", doc);
+    impl_->db.replace_document(schema::id_term(made.id), doc);
     return made.id;
   });
 }

@@ -142,6 +142,39 @@ TEST_F(Issue18, ThePaperReadFromTwoFilesIsOneAbstract) {
   EXPECT_EQ(json::parse(r.out).at("abstracts"), 2) << "the same DOI in two files";
 }
 
+// The paper of kArxiv's first record (its DOI and arXiv id) in a RIS export
+// that knows only its arXiv link: the same paper, so one abstract, however the
+// files are indexed; the one indexed last is kept, in both files.
+TEST_F(Issue18, ThePaperWithADoiAndThePaperWithItsArxivIdAloneAreOneAbstract) {
+  write_file(dir_ / "zotero.ris",
+             "TY  - UNPB\nAU  - Balázs, C.\nTI  - Calculation of prompt diphoton production\n"
+             "AB  - Diphoton pairs at hadron colliders, as a preprint.\nUR  - http://arxiv.org/abs/0704.0001v1\n"
+             "PY  - 2007\nER  - \n");
+  auto count = [&](const fs::path& index) {
+    auto r = run(ABSTRACTS_BIN, {"--index", index.string(), "stats", "--json"}, sandbox_env(dir_.path()),
+                 dir_.path());
+    return json::parse(r.out).at("abstracts").get<int>();
+  };
+  // File by file: the RIS record replaces the arXiv one.
+  ASSERT_EQ(abstracts({"index", "zotero.ris"}).status, 0);
+  EXPECT_EQ(count(dir_ / "index"), 2);
+  auto found = hits("arxiv:0704.0001");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].at("id"), "0704.0001");
+  EXPECT_EQ(found[0].at("path").get<std::string>().substr(found[0].at("path").get<std::string>().size() - 10),
+            "zotero.ris");
+  // Both files at once (the bulk build): the same.
+  auto r = run(ABSTRACTS_BIN, {"--index", (dir_ / "bulk").string(), "index", "arxiv.json", "zotero.ris"},
+               sandbox_env(dir_.path()), dir_.path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(count(dir_ / "bulk"), 2);
+  // The paper stays while either file has it.
+  fs::remove(dir_ / "zotero.ris");
+  write_file(dir_ / "zotero.ris", "TY  - JOUR\nAB  - Something else entirely.\nER  - \n");
+  ASSERT_EQ(abstracts({"index", "zotero.ris"}).status, 0);
+  EXPECT_EQ(count(dir_ / "index"), 3) << "its arXiv record is still in arxiv.json";
+}
+
 TEST_F(Issue18, StatsByCountsAbstractsPerYearVenueCategoryAndAuthor) {
   write_file(dir_ / "more.json",
              R"({"id":"0801.0001","title":"Later","abstract":"Sparse graphs again.","categories":"math.CO",)"
