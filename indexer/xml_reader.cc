@@ -9,6 +9,7 @@
 #include <new>
 #include <optional>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -59,6 +60,14 @@ bool below(std::string_view path, std::string_view prefix, std::string_view& res
     return false;
   rest = path.substr(prefix.size());
   return true;
+}
+
+// Appends `item` to `list` unless it is empty or `seen` has it (a set, as a
+// record may list many keywords).
+void add_once(std::string item, std::vector<std::string>& list,
+              std::unordered_set<std::string>& seen) {
+  if (item.empty() || !seen.insert(item).second) return;
+  list.push_back(std::move(item));
 }
 
 // Where a format's records and its count of records without an abstract go.
@@ -213,12 +222,7 @@ class PubmedFormat : public XmlFormat {
       }
     } else if (rel == "/MeshHeadingList/MeshHeading/DescriptorName" ||
                rel == "/KeywordList/Keyword") {
-      std::string term = trimmed(c_.term);
-      auto& categories = c_.record.fields.categories;
-      if (!term.empty() &&
-          std::find(categories.begin(), categories.end(), term) == categories.end()) {
-        categories.push_back(std::move(term));
-      }
+      add_once(trimmed(c_.term), c_.record.fields.categories, c_.terms);
     }
   }
 
@@ -241,6 +245,7 @@ class PubmedFormat : public XmlFormat {
     Record record;
     std::string pmid, title, abstract, part, label, journal, iso_abbreviation, medline_ta;
     std::string article_id_doi, elocation_doi, term;
+    std::unordered_set<std::string> terms;  // the categories so far
     AuthorParts author;
     std::string dates[kDates][kDateParts];  // year, month ("05" or "May"), day, MedlineDate
   };
@@ -376,12 +381,9 @@ class AtomFormat : public XmlFormat {
     const std::string date = trimmed(e_.published.empty() ? e_.updated : e_.published);
     parse_date(std::string_view(date).substr(0, date.find('T')), f.year, f.month, f.day);
     // The primary category first, each once.
-    if (!e_.primary.empty()) f.categories.push_back(e_.primary);
-    for (auto& c : e_.categories) {
-      if (std::find(f.categories.begin(), f.categories.end(), c) == f.categories.end()) {
-        f.categories.push_back(std::move(c));
-      }
-    }
+    std::unordered_set<std::string> seen;
+    add_once(std::move(e_.primary), f.categories, seen);
+    for (auto& c : e_.categories) add_once(std::move(c), f.categories, seen);
     emit(std::move(e_.record));
   }
 
