@@ -44,7 +44,7 @@ bool LineSource::next(std::string& line) {
   if (!put_back_.empty()) {
     line = std::move(put_back_.back().text);
     number_ = put_back_.back().number;
-    continues_ = false;
+    continues_ = put_back_.back().continues;
     put_back_.pop_back();
     return true;
   }

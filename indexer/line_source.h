@@ -20,6 +20,7 @@ inline constexpr std::size_t kMaxLineBytes = 1 << 20;
 struct Line {
   std::string text;
   std::uint32_t number = 0;
+  bool continues = false;  // a piece of a longer line (LineSource::allow_long_lines)
 };
 
 // Lines of a plain or gzip-compressed regular file, numbered from 1, without

@@ -12,6 +12,7 @@
 #include "indexer/line_source.h"
 #include "indexer/markup.h"
 #include "indexer/names.h"
+#include "indexer/xml_reader.h"
 
 namespace abstracts::indexer {
 namespace {
@@ -19,6 +20,12 @@ namespace {
 // How many lines of a file tell its format (a Cochrane RIS export has a few
 // lines before its first record).
 constexpr std::size_t kPeekLines = 20;
+
+// The hint of a file of no format abstracts reads.
+constexpr const char* kFormatsHint =
+    "abstracts reads its text format (a first line like 'NeurIPS 2026 Papers', then "
+    "one abstract a line), JSON Lines of BEIR, arXiv's metadata snapshot or "
+    "Semantic Scholar; RIS; CSL-JSON; OpenAlex; PubMed XML; arXiv's Atom API (docs/formats.md)";
 
 // "NeurIPS 2026 Papers" -> ("NeurIPS", 2026): the venue is what comes before a
 // four-digit year.
@@ -677,6 +684,11 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
   if (!head.empty() && (head == "{" || head.front() == '[' || (head.front() == '{' && src->line_continues()))) {
     return std::make_unique<JsonArrayReader>(std::move(src), first);
   }
+  // XML may be one long line too (written without line breaks).
+  if (!head.empty() && head.front() == '<') {
+    src->put_back({{first, src->number(), src->line_continues()}});
+    return open_xml(std::move(src), kFormatsHint);
+  }
   if (src->line_continues()) {
     throw InputError(src->where(src->number()) + ": line longer than 1 MiB", src->name(), src->number(),
                      "is this really a file of abstracts?");
@@ -697,10 +709,7 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
   throw InputError(src->where(first_line) +
                        ": not a format abstracts reads (as its text format, the header line naming "
                        "the venue and year is missing)",
-                   src->name(), first_line,
-                   "abstracts reads its text format (a first line like 'NeurIPS 2026 Papers', then "
-                   "one abstract a line), JSON Lines of BEIR, arXiv's metadata snapshot or "
-                   "Semantic Scholar; RIS; CSL-JSON; OpenAlex (docs/formats.md)");
+                   src->name(), first_line, kFormatsHint);
 }
 
 std::vector<Record> read_all(const std::filesystem::path& file) {

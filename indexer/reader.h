@@ -1,5 +1,6 @@
-// Readers for the input formats: the abstracts text format and JSON Lines (BEIR,
-// arXiv's metadata snapshot, Semantic Scholar).
+// Readers for the input formats: the abstracts text format, JSON Lines (BEIR,
+// arXiv's metadata snapshot, Semantic Scholar), JSON arrays (CSL-JSON, OpenAlex),
+// RIS, and XML (PubMed, arXiv's Atom API: indexer/xml_reader.h).
 #ifndef ABSTRACTS_INDEXER_READER_H_
 #define ABSTRACTS_INDEXER_READER_H_
 
@@ -26,13 +27,14 @@ struct Record {
   std::uint32_t line = 0;  // 1-based line in the (decompressed) file
 };
 
-enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis };
+enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis, kPubmedXml, kArxivAtom };
 
 // Streams the records of one file. The format is chosen by content, not by
 // extension: gzip data is decompressed first; a file whose first non-blank
 // character is '{' is JSON Lines, '[' a JSON array of records (CSL-JSON, arXiv
-// records), one with a "TY  - " line among its first 20 lines RIS, anything
-// else the text format.
+// records), one with a "TY  - " line among its first 20 lines RIS, '<' XML
+// (PubMed or Atom, told by the root element: open_xml() in xml_reader.h),
+// anything else the text format.
 //
 // Text format: the first line names venue and year ("NeurIPS 2026 Papers" ->
 // "NeurIPS", 2026); each non-empty line after it is one abstract.
@@ -50,8 +52,9 @@ enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis };
 // (AB, N2) is skipped (counted).
 //
 // Throws InputError (naming the file and line) for an unreadable file, bytes
-// that are not UTF-8, a missing header, bad JSON or a line over 1 MiB (except
-// in a JSON document or array, read in pieces: a minified OpenAlex response).
+// that are not UTF-8, a missing header, bad JSON, malformed XML or a line over
+// 1 MiB (except in a JSON document or array, read in pieces: a minified OpenAlex
+// response).
 class Reader {
  public:
   static std::unique_ptr<Reader> open(const std::filesystem::path& file);

@@ -229,21 +229,109 @@ TEST(Issue18StatsBy, AnIndexWithoutTheFieldCountsNothingAndExitsOne) {
   EXPECT_EQ(r.out, "      1  NeurIPS\n") << "the header's venue";
 }
 
+// A PubMed citation (abridged from PubMed's XML export): a structured abstract,
+// authors, the journal's date and both identifiers.
+const char* const kPubmedXml = R"(<?xml version="1.0"?>
+<!DOCTYPE PubmedArticleSet PUBLIC "-//NLM//DTD PubMedArticle, 1st January 2019//EN" "https://dtd.nlm.nih.gov/ncbi/pubmed/out/pubmed_190101.dtd">
+<PubmedArticleSet>
+<PubmedArticle>
+  <MedlineCitation Status="MEDLINE" Owner="NLM">
+    <PMID Version="1">31045810</PMID>
+    <Article PubModel="Print">
+      <Journal>
+        <JournalIssue CitedMedium="Internet"><PubDate><Year>2019</Year><Month>May</Month></PubDate></JournalIssue>
+        <Title>Medicine</Title>
+      </Journal>
+      <ArticleTitle>Cerebral arterial air embolism after hook-wire localization: A case report.</ArticleTitle>
+      <ELocationID EIdType="doi" ValidYN="Y">10.1097/MD.0000000000015437</ELocationID>
+      <Abstract>
+        <AbstractText Label="RATIONALE" NlmCategory="BACKGROUND">Cranial arterial <b>air embolism</b> is rare.</AbstractText>
+        <AbstractText Label="OUTCOMES" NlmCategory="RESULTS">Clinical death occurred 55 hours after air embolism.</AbstractText>
+        <CopyrightInformation>Copyright 2019 the Author(s).</CopyrightInformation>
+      </Abstract>
+      <AuthorList CompleteYN="Y">
+        <Author ValidYN="Y"><LastName>Wang</LastName><ForeName>Ming-Yi</ForeName><Initials>MY</Initials></Author>
+        <Author ValidYN="Y"><CollectiveName>Dalian Embolism Group</CollectiveName></Author>
+      </AuthorList>
+    </Article>
+    <MeshHeadingList><MeshHeading><DescriptorName UI="D004617">Embolism, Air</DescriptorName></MeshHeading></MeshHeadingList>
+  </MedlineCitation>
+</PubmedArticle>
+</PubmedArticleSet>
+)";
+
+TEST_F(Issue18, PubmedXmlShowsAuthorsDatePmidAndDoi) {
+  write_file(dir_ / "pubmed_result.xml", kPubmedXml);
+  auto r = abstracts({"index", "pubmed_result.xml"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto found = hits("author:wang embolism");
+  ASSERT_EQ(found.size(), 1u);
+  const json& h = found[0];
+  EXPECT_EQ(h.at("id"), "10.1097/md.0000000000015437");
+  EXPECT_EQ(h.at("authors"),
+            json::parse(R"([{"family":"Wang","given":"Ming-Yi"},{"family":"Dalian Embolism Group","given":""}])"));
+  EXPECT_EQ(h.at("date"), "2019-05");
+  EXPECT_EQ(h.at("venue"), "Medicine");
+  EXPECT_EQ(h.at("pmid"), "31045810");
+  EXPECT_EQ(h.at("doi"), "10.1097/md.0000000000015437");
+  EXPECT_EQ(h.at("categories"), json::parse(R"(["Embolism, Air"])"));
+  EXPECT_EQ(h.at("line"), 4) << "the PubmedArticle's line";
+  EXPECT_EQ(hits("pmid:31045810").size(), 1u);
+  EXPECT_TRUE(hits("copyright").empty()) << "CopyrightInformation is no part of the text";
+
+  r = abstracts({"show", "10.1097/md.0000000000015437"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "Ming-Yi Wang, Dalian Embolism Group\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "Medicine 2019-05  doi 10.1097/md.0000000000015437  PMID 31045810\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\n\nRATIONALE: Cranial arterial air embolism is rare. OUTCOMES: Clinical death")) << r.out;
+}
+
+// arXiv's Atom API gives the paper of the snapshot's record: one abstract.
+TEST_F(Issue18, ArxivAtomEntryIsTheSnapshotsPaper) {
+  write_file(dir_ / "arxiv.xml",
+             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n"
+             "  <entry>\n"
+             "    <id>http://arxiv.org/abs/0704.0002v2</id>\n"
+             "    <published>2007-03-31T02:26:18Z</published>\n"
+             "    <title>Sparsity-certifying graph decompositions</title>\n"
+             "    <summary>  We describe a new algorithm for sparse graphs.\n</summary>\n"
+             "    <author><name>Ileana Streinu</name></author>\n"
+             "    <author><name>Louis Theran</name></author>\n"
+             "    <arxiv:primary_category xmlns:arxiv=\"http://arxiv.org/schemas/atom\" term=\"math.CO\"/>\n"
+             "    <category term=\"math.CO\"/><category term=\"cs.CG\"/>\n"
+             "  </entry>\n"
+             "</feed>\n");
+  auto r = abstracts({"index", "arxiv.xml"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = abstracts({"stats", "--json"});
+  EXPECT_EQ(json::parse(r.out).at("abstracts"), 2) << "the same arXiv id in both files";
+  const auto found = hits("arxiv:0704.0002");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].at("id"), "0704.0002");
+  EXPECT_TRUE(contains(found[0].at("source").get<std::string>(), "arxiv.xml")) << found[0].dump();
+  EXPECT_EQ(found[0].at("date"), "2007-03-31");
+  EXPECT_EQ(found[0].at("venue"), "arXiv");
+  EXPECT_EQ(found[0].at("categories"), json::parse(R"(["math.CO", "cs.CG"])"));
+  EXPECT_EQ(found[0].at("authors")[1], json::parse(R"({"family":"Theran","given":"Louis"})"));
+}
+
 // Formats not read yet are refused whole, naming the formats that are read,
 // never indexed as text ("% Zotero export" is no venue).
 TEST(Issue18Refused, AFileOfNoKnownFormatIsRefusedWithTheFormatsListed) {
   TempDir dir;
   const std::map<std::string, std::string> files{
       {"zotero.bib", "% Zotero export\n@article{knuth1984,\n  title = {Literate Programming},\n}\n"},
-      {"pubmed.xml", "<?xml version=\"1.0\"?>\n<PubmedArticleSet>\n</PubmedArticleSet>\n"},
+      {"feed.xml", "<?xml version=\"1.0\"?>\n<rss version=\"2.0\"><channel/></rss>\n"},
   };
   for (const auto& [name, content] : files) {
     write_file(dir / name, content);
     auto r = run(ABSTRACTS_BIN, {"--index", (dir / "index").string(), "index", name},
                  sandbox_env(dir.path()), dir.path());
     EXPECT_EQ(r.status, 2) << name;
-    EXPECT_TRUE(contains(r.err, name + ":1: not a format abstracts reads")) << r.err;
-    EXPECT_TRUE(contains(r.err, "JSON Lines of BEIR, arXiv's metadata snapshot or Semantic Scholar; RIS; CSL-JSON; OpenAlex")) << r.err;
+    EXPECT_TRUE(contains(r.err, name + (name == "feed.xml" ? ":2" : ":1") + ": not a format abstracts reads")) << r.err;
+    EXPECT_TRUE(contains(r.err, "JSON Lines of BEIR, arXiv's metadata snapshot or Semantic Scholar; RIS; CSL-JSON; OpenAlex; "
+                                "PubMed XML; arXiv's Atom API")) << r.err;
     EXPECT_FALSE(fs::exists(dir / "index")) << name << ": nothing indexed, no index left";
   }
 }
@@ -268,7 +356,11 @@ TEST(Issue18Shared, RealExportsAreFoundByTheirWordsAndAuthors) {
            {"ris/EstrogenSR--citation-exports-CochraneTrials.ris", 77},
            {"csl-json/gayashiva-Thesis--zotero_lib.csl.json", 89},
            {"csl-json/deep-review--references.csl.json", 213},
-           {"openalex-s2/bibliographer--openalex.json", 45}}) {
+           {"openalex-s2/bibliographer--openalex.json", 45},
+           {"pubmed-xml/main_finding_recognition--pubmed_result.xml", 102},
+           {"pubmed-xml/mokztk-pubmed-parser--CPFE.xml", 108},
+           {"arxiv-atom/ReadArxiV4mENow--arxiv_results.xml", 63},
+           {"arxiv-atom/di-proposal--arxiv.xml", 10}}) {
     r = run(ABSTRACTS_BIN, {"--index", index, "index", (formats / file).string()}, env);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(contains(r.err, "(" + std::to_string(count) + " abstracts)")) << file << ": " << r.err;
@@ -292,7 +384,7 @@ TEST(Issue18Shared, RealExportsAreFoundByTheirWordsAndAuthors) {
       by_author += id + "\tauthor:\"" + family + "\"\n";
     }
   }
-  EXPECT_EQ(title_of.size(), 1157u) << "1,166 records with an abstract, 9 of them the same paper (DOI) twice";
+  EXPECT_EQ(title_of.size(), 1440u) << "1,449 records with an abstract, 9 of them the same paper (DOI) twice";
   for (const auto& [what, queries] : {std::pair<std::string, std::string>{"title", by_title}, {"author", by_author}}) {
     write_file(dir / "queries.tsv", queries);
     r = run(ABSTRACTS_BIN, {"--index", index, "search", "--json", "--limit", "100000", "--no-correct", "--queries",

@@ -1,0 +1,609 @@
+#include "indexer/xml_reader.h"
+
+#include <expat.h>
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <new>
+#include <optional>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "abstracts/error.h"
+#include "indexer/markup.h"
+#include "indexer/names.h"
+
+namespace abstracts::indexer {
+namespace {
+
+// Expat writes a name in a namespace as "URI local": no URI holds a space.
+constexpr char kNamespaceSeparator = ' ';
+constexpr std::string_view kAtomNamespace = "http://www.w3.org/2005/Atom";
+constexpr std::string_view kArxivNamespace = "http://arxiv.org/schemas/atom";
+
+// Bounds that keep memory to about one record, whatever the file holds.
+constexpr std::size_t kMaxDepth = 256;
+constexpr std::size_t kMaxPathBytes = 4096;
+constexpr std::size_t kMaxRecordBytes = 16 << 20;
+// What an element inside a record counts towards kMaxRecordBytes besides its
+// text and attributes: an empty <Author/> still becomes an Author.
+constexpr std::size_t kElementCost = 64;
+
+constexpr const char* kXmlHint =
+    "abstracts reads PubMed XML and Atom feeds (arXiv's API) as well-formed XML: is the file "
+    "whole?";
+
+// The value of the attribute `local` (in no namespace, as PubMed's and Atom's
+// are), or "" when the element has none.
+std::string_view attribute(const XML_Char** attrs, std::string_view local) {
+  for (; *attrs != nullptr; attrs += 2) {
+    if (local == attrs[0]) return attrs[1];
+  }
+  return {};
+}
+
+// `s` without the white space around it (XML text keeps its line breaks).
+std::string trimmed(std::string_view s) {
+  const auto begin = s.find_first_not_of(" \t\r\n");
+  if (begin == std::string_view::npos) return {};
+  return std::string(s.substr(begin, s.find_last_not_of(" \t\r\n") - begin + 1));
+}
+
+// True if `path` is `prefix` or lies below it; `rest` is then the part after
+// `prefix` ("" or "/Child/...").
+bool below(std::string_view path, std::string_view prefix, std::string_view& rest) {
+  if (!path.starts_with(prefix) || (path.size() > prefix.size() && path[prefix.size()] != '/'))
+    return false;
+  rest = path.substr(prefix.size());
+  return true;
+}
+
+// Appends `item` to `list` unless it is empty or `seen` has it (a set, as a
+// record may list many keywords).
+void add_once(std::string item, std::vector<std::string>& list,
+              std::unordered_set<std::string>& seen) {
+  if (item.empty() || !seen.insert(item).second) return;
+  list.push_back(std::move(item));
+}
+
+// Where a format's records and its count of records without an abstract go.
+struct Sink {
+  std::deque<Record>& records;
+  std::size_t& skipped;
+};
+
+// What one XML format makes of a document's elements: records, each handed to
+// the sink when its end tag completes it. Not thread-safe.
+class XmlFormat {
+ public:
+  explicit XmlFormat(Sink sink) : sink_(sink) {}
+  virtual ~XmlFormat() = default;
+
+  // An element opens. `path` is its path from the root, of local names, an
+  // element of arXiv's namespace written "arxiv:name" ("/feed/entry/arxiv:doi");
+  // `attrs` are expat's name-value pairs; `line` is its start tag's line.
+  // Returns the string that takes its text (all the character data inside it,
+  // markup such as <b>, <sup> or MathML dropped), or nullptr; the elements
+  // inside an element whose text is taken are shown neither to start() nor to
+  // end().
+  virtual std::string* start(std::string_view path, const XML_Char** attrs, std::uint32_t line) = 0;
+
+  // The element at `path` closes; its text, if start() took it, is complete.
+  virtual void end(std::string_view path) = 0;
+
+  // True between a record's start tag and its end tag.
+  bool in_record() const { return in_record_; }
+
+ protected:
+  // `field` when it has no text yet, else a scratch string: a field the source
+  // gives twice keeps its first value.
+  std::string* first(std::string& field) {
+    if (field.empty()) return &field;
+    scratch_.clear();
+    return &scratch_;
+  }
+
+  // Hands `record` out, or counts it as skipped when it has no abstract.
+  void emit(Record&& record) {
+    if (is_empty_text(record.raw_text)) {
+      ++sink_.skipped;
+      return;
+    }
+    sink_.records.push_back(std::move(record));
+  }
+
+  bool in_record_ = false;
+
+ private:
+  Sink sink_;
+  std::string scratch_;
+};
+
+// PubMed/MEDLINE XML: a record per PubmedArticle (its MedlineCitation, and the
+// DOI in its PubmedData) or, in old baseline files, per MedlineCitation directly
+// under MedlineCitationSet. Both the 2019+ and the 2012 layouts (DateCreated,
+// Affiliation under Article) read the same.
+class PubmedFormat : public XmlFormat {
+ public:
+  // `root` is the document's root element: "PubmedArticleSet" or "MedlineCitationSet".
+  PubmedFormat(std::string_view root, Sink sink) : XmlFormat(sink) {
+    if (root == "MedlineCitationSet") {
+      record_path_ = citation_path_ = "/MedlineCitationSet/MedlineCitation";
+    } else {
+      record_path_ = "/PubmedArticleSet/PubmedArticle";
+      citation_path_ = record_path_ + "/MedlineCitation";
+    }
+    article_id_path_ = record_path_ + "/PubmedData/ArticleIdList/ArticleId";
+  }
+
+  std::string* start(std::string_view path, const XML_Char** attrs, std::uint32_t line) override {
+    if (path == record_path_) {
+      c_ = Citation{};
+      c_.record.line = line;
+      in_record_ = true;
+      return nullptr;
+    }
+    std::string_view rel;
+    if (!in_record_) return nullptr;
+    // The article's own ids; those of its references (PubmedData/ReferenceList) are not its.
+    if (path == article_id_path_)
+      return attribute(attrs, "IdType") == "doi" ? first(c_.article_id_doi) : nullptr;
+    if (!below(path, citation_path_, rel)) return nullptr;
+    if (rel == "/PMID") return first(c_.pmid);
+    if (rel == "/Article/ArticleTitle") return first(c_.title);
+    if (rel == "/Article/Abstract/AbstractText") {
+      c_.label = attribute(attrs, "Label");
+      c_.part.clear();
+      return &c_.part;
+    }
+    if (rel == "/Article/ELocationID")
+      return attribute(attrs, "EIdType") == "doi" ? first(c_.elocation_doi) : nullptr;
+    if (rel == "/Article/Journal/Title") return first(c_.journal);
+    if (rel == "/Article/Journal/ISOAbbreviation") return first(c_.iso_abbreviation);
+    if (rel == "/MedlineJournalInfo/MedlineTA") return first(c_.medline_ta);
+    if (rel == "/MeshHeadingList/MeshHeading/DescriptorName" || rel == "/KeywordList/Keyword") {
+      c_.term.clear();
+      return &c_.term;
+    }
+    std::string_view rest;
+    if (below(rel, "/Article/AuthorList/Author", rest)) {
+      if (rest.empty()) {
+        c_.author = {};
+        c_.author.valid = attribute(attrs, "ValidYN") != "N";  // "N": a name PubMed marks as wrong
+      } else if (rest == "/LastName") {
+        return &c_.author.last;
+      } else if (rest == "/ForeName") {
+        return &c_.author.fore;
+      } else if (rest == "/Initials") {
+        return &c_.author.initials;
+      } else if (rest == "/CollectiveName") {
+        return &c_.author.collective;
+      }
+      return nullptr;
+    }
+    for (std::size_t d = 0; d < kDates; ++d) {
+      if (!below(rel, kDatePaths[d], rest)) continue;
+      for (std::size_t p = 0; p < kDateParts; ++p) {
+        if (rest == kDatePartNames[p]) return first(c_.dates[d][p]);
+      }
+    }
+    return nullptr;
+  }
+
+  void end(std::string_view path) override {
+    if (!in_record_) return;
+    if (path == record_path_) {
+      in_record_ = false;
+      finish();
+      return;
+    }
+    std::string_view rel;
+    if (!below(path, citation_path_, rel)) return;
+    if (rel == "/Article/Abstract/AbstractText") {
+      // A structured abstract keeps its labels: "BACKGROUND: ... METHODS: ...".
+      const std::string part = trimmed(c_.part), label = trimmed(c_.label);
+      if (part.empty()) return;
+      if (!c_.abstract.empty()) c_.abstract += ' ';
+      if (!label.empty()) c_.abstract += label + ": ";
+      c_.abstract += part;
+    } else if (rel == "/Article/AuthorList/Author") {
+      const AuthorParts& a = c_.author;
+      const std::string collective = trimmed(a.collective), last = trimmed(a.last);
+      if (!a.valid) return;
+      if (!collective.empty()) {
+        c_.record.fields.authors.push_back({collective, {}});
+      } else if (!last.empty()) {
+        const std::string fore = trimmed(a.fore);
+        c_.record.fields.authors.push_back({last, fore.empty() ? trimmed(a.initials) : fore});
+      }
+    } else if (rel == "/MeshHeadingList/MeshHeading/DescriptorName" ||
+               rel == "/KeywordList/Keyword") {
+      add_once(trimmed(c_.term), c_.record.fields.categories, c_.terms);
+    }
+  }
+
+ private:
+  // The dates a citation may give, the most fitting first, and their parts.
+  static constexpr std::size_t kDates = 4, kDateParts = 4;
+  static constexpr std::string_view kDatePaths[kDates] = {"/Article/Journal/JournalIssue/PubDate",
+                                                          "/Article/ArticleDate", "/DateCompleted",
+                                                          "/DateCreated"};
+  static constexpr std::string_view kDatePartNames[kDateParts] = {"/Year", "/Month", "/Day",
+                                                                  "/MedlineDate"};
+
+  struct AuthorParts {
+    std::string last, fore, initials, collective;
+    bool valid = true;
+  };
+
+  // What the citation being read has said so far.
+  struct Citation {
+    Record record;
+    std::string pmid, title, abstract, part, label, journal, iso_abbreviation, medline_ta;
+    std::string article_id_doi, elocation_doi, term;
+    std::unordered_set<std::string> terms;  // the categories so far
+    AuthorParts author;
+    std::string dates[kDates][kDateParts];  // year, month ("05" or "May"), day, MedlineDate
+  };
+
+  // Year, month and day of one date element; false without a year.
+  static bool read_date(const std::string (&parts)[kDateParts], Abstract& f) {
+    const std::string year = trimmed(parts[0]), month = trimmed(parts[1]), day = trimmed(parts[2]);
+    if (year.empty()) {
+      // "1998 Dec-1999 Jan" -> 1998-12; "2000 Spring" -> 2000.
+      return parse_date(trimmed(parts[3]), f.year, f.month, f.day);
+    }
+    std::string date = year;
+    if (!month.empty()) date += " " + month + (day.empty() ? "" : " " + day);
+    return parse_date(date, f.year, f.month, f.day);
+  }
+
+  void finish() {
+    Abstract& f = c_.record.fields;
+    f.pmid = trimmed(c_.pmid);
+    f.title = trimmed(c_.title);
+    for (const std::string* venue : {&c_.journal, &c_.iso_abbreviation, &c_.medline_ta}) {
+      if (f.venue.empty()) f.venue = trimmed(*venue);
+    }
+    f.doi = trimmed(c_.article_id_doi);
+    if (f.doi.empty()) f.doi = trimmed(c_.elocation_doi);
+    for (const auto& date : c_.dates) {
+      if (read_date(date, f)) break;
+    }
+    c_.record.raw_text = std::move(c_.abstract);
+    emit(std::move(c_.record));
+  }
+
+  std::string record_path_, citation_path_, article_id_path_;
+  Citation c_;
+};
+
+// An Atom feed: a record per entry. arXiv's API answers so, in two layouts
+// that read the same here (namespaces are resolved): the classic one declares
+// the arxiv: namespace on each element, the 2025 one on <feed>.
+class AtomFormat : public XmlFormat {
+ public:
+  explicit AtomFormat(Sink sink) : XmlFormat(sink) {}
+
+  std::string* start(std::string_view path, const XML_Char** attrs, std::uint32_t line) override {
+    static constexpr std::string_view kEntry = "/feed/entry";
+    if (path == kEntry) {
+      e_ = Entry{};
+      e_.record.line = line;
+      in_record_ = true;
+      return nullptr;
+    }
+    std::string_view rel;
+    if (!in_record_ || !below(path, kEntry, rel)) return nullptr;
+    if (rel == "/id") return first(e_.id);
+    if (rel == "/title") {
+      e_.title_html = attribute(attrs, "type") == "html";
+      return first(e_.title);
+    }
+    if (rel == "/summary") {
+      e_.summary_html = attribute(attrs, "type") == "html";
+      return first(e_.summary);
+    }
+    if (rel == "/published") return first(e_.published);
+    if (rel == "/updated") return first(e_.updated);
+    if (rel == "/author/name") {
+      e_.name.clear();
+      return &e_.name;
+    }
+    if (rel == "/arxiv:doi") return first(e_.doi);
+    if (rel == "/arxiv:primary_category") e_.primary = trimmed(attribute(attrs, "term"));
+    if (rel == "/category") {
+      std::string term = trimmed(attribute(attrs, "term"));
+      if (!term.empty()) e_.categories.push_back(std::move(term));
+    }
+    return nullptr;
+  }
+
+  void end(std::string_view path) override {
+    if (!in_record_) return;
+    if (path == "/feed/entry") {
+      in_record_ = false;
+      finish();
+    } else if (path == "/feed/entry/author/name") {
+      if (const std::string name = trimmed(e_.name); !name.empty()) {
+        e_.record.fields.authors.push_back(parse_name(name));
+      }
+    }
+  }
+
+ private:
+  // What the entry being read has said so far.
+  struct Entry {
+    Record record;
+    std::string id, title, summary, published, updated, name, doi, primary;
+    std::vector<std::string> categories;
+    bool title_html = false, summary_html = false;
+  };
+
+  // "http://arxiv.org/abs/0704.0001v2" -> "0704.0001", "…/abs/hep-th/9901001v1"
+  // -> "hep-th/9901001"; "" for an id that is not an arXiv abstract's.
+  static std::string arxiv_id(std::string_view id) {
+    std::string_view rest;
+    for (std::string_view prefix : {"http://arxiv.org/abs", "https://arxiv.org/abs"}) {
+      if (below(id, prefix, rest) && rest.size() > 1) {
+        std::string out(rest.substr(1));
+        const auto v = out.rfind('v');
+        if (v != std::string::npos && v + 1 < out.size() &&
+            out.find_first_not_of("0123456789", v + 1) == std::string::npos) {
+          out.erase(v);
+        }
+        return out;
+      }
+    }
+    return {};
+  }
+
+  void finish() {
+    Abstract& f = e_.record.fields;
+    const std::string id = trimmed(e_.id);
+    // arXiv's answer to a bad query: an entry titled "Error", not a paper.
+    if (id.starts_with("http://arxiv.org/api/errors") ||
+        id.starts_with("https://arxiv.org/api/errors")) {
+      e_.summary.clear();
+    }
+    f.arxiv_id = arxiv_id(id);
+    // The venue of a preprint, as for arXiv's metadata snapshot (journal_ref is not read there
+    // either).
+    if (!f.arxiv_id.empty()) f.venue = "arXiv";
+    f.title = e_.title_html ? strip_markup(e_.title) : trimmed(e_.title);
+    e_.record.raw_text = e_.summary_html ? strip_markup(e_.summary) : std::move(e_.summary);
+    f.doi = trimmed(e_.doi);
+    // "2007-04-02T19:18:42Z": the date before the time.
+    const std::string date = trimmed(e_.published.empty() ? e_.updated : e_.published);
+    parse_date(std::string_view(date).substr(0, date.find('T')), f.year, f.month, f.day);
+    // The primary category first, each once.
+    std::unordered_set<std::string> seen;
+    add_once(std::move(e_.primary), f.categories, seen);
+    for (auto& c : e_.categories) add_once(std::move(c), f.categories, seen);
+    emit(std::move(e_.record));
+  }
+
+  Entry e_;
+};
+
+// Feeds a file's lines to expat, one at a time, and hands out the records they
+// complete. The root element chooses the format (read_root()).
+class XmlReader final : public Reader {
+ public:
+  XmlReader(std::unique_ptr<LineSource> src, std::string formats_hint)
+      : src_(std::move(src)),
+        formats_hint_(std::move(formats_hint)),
+        // The encoding is UTF-8 whatever the XML declaration says: LineSource checked it.
+        parser_(XML_ParserCreateNS("UTF-8", kNamespaceSeparator)) {
+    if (parser_ == nullptr) throw std::bad_alloc();
+    // A record bounds memory, not a line: XML may come on one line of megabytes.
+    src_->allow_long_lines(true);
+    XML_SetUserData(parser_, this);
+    XML_SetElementHandler(parser_, on_start, on_end);
+    XML_SetCharacterDataHandler(parser_, on_text);
+    XML_SetEntityDeclHandler(parser_, on_entity_declaration);
+    // No external DTD or parameter entity is ever read (expat's default, said
+    // here); with entity declarations refused, no entity can expand, and expat's
+    // own guard against amplification (billion laughs) stays on as well.
+    XML_SetParamEntityParsing(parser_, XML_PARAM_ENTITY_PARSING_NEVER);
+  }
+  ~XmlReader() override { XML_ParserFree(parser_); }
+  XmlReader(const XmlReader&) = delete;
+  XmlReader& operator=(const XmlReader&) = delete;
+
+  // Parses up to the root element's start tag, which sets the format. Throws
+  // InputError for a root of neither format and for XML that is not well-formed.
+  void read_root() {
+    while (format_handler_ == nullptr && feed()) {
+    }
+    if (format_handler_ == nullptr)
+      fail(current_line(), "no root element");  // expat said so already
+  }
+
+  std::optional<Record> next() override {
+    while (records_.empty() && feed()) {
+    }
+    if (records_.empty()) return std::nullopt;
+    Record r = std::move(records_.front());
+    records_.pop_front();
+    return r;
+  }
+
+  std::uint64_t bytes_read() const override { return src_->offset(); }
+
+ private:
+  // Parses the next line of the file; false at its end, once expat has checked
+  // that the document is complete.
+  bool feed() {
+    if (done_) return false;
+    if (!src_->next(line_)) {
+      done_ = true;
+      parse(nullptr, 0, true);
+      return false;
+    }
+    // Reader::open skipped the blank lines before the first: expat's line 1 is this one.
+    if (line_offset_ < 0) line_offset_ = static_cast<std::int64_t>(src_->number()) - 1;
+    // A lone CR is a line break to expat, not to LineSource: as a space, the
+    // line numbers stay the file's (XML makes it white space either way).
+    std::replace(line_.begin(), line_.end(), '\r', ' ');
+    if (!src_->line_continues()) line_ += '\n';
+    parse(line_.data(), line_.size(), false);
+    return true;
+  }
+
+  void parse(const char* data, std::size_t size, bool last) {
+    if (XML_Parse(parser_, data, static_cast<int>(size), last ? XML_TRUE : XML_FALSE) ==
+        XML_STATUS_OK)
+      return;
+    if (failure_) std::rethrow_exception(failure_);
+    fail(current_line(),
+         std::string("not well-formed XML (") + XML_ErrorString(XML_GetErrorCode(parser_)) + ")");
+  }
+
+  // The file's line that expat is at (the start tag's, in a start handler).
+  std::uint32_t current_line() const {
+    const auto line = static_cast<std::int64_t>(XML_GetCurrentLineNumber(parser_)) +
+                      std::max<std::int64_t>(line_offset_, 0);
+    // At the end of the file, expat is on the line after the last "\n".
+    return static_cast<std::uint32_t>(
+        std::clamp<std::int64_t>(line, 1, std::max<std::uint32_t>(src_->number(), 1)));
+  }
+
+  [[noreturn]] void fail(std::uint32_t line, const std::string& what,
+                         const std::string& hint = kXmlHint) const {
+    throw InputError(src_->where(line) + ": " + what, src_->name(), line, hint);
+  }
+
+  // Adds `bytes` to the current record's size; throws past kMaxRecordBytes.
+  void count(std::size_t bytes) {
+    record_bytes_ += bytes;
+    if (record_bytes_ > kMaxRecordBytes) fail(current_line(), "a record over 16 MiB");
+  }
+
+  void start(const XML_Char* name, const XML_Char** attrs) {
+    if (++depth_ > kMaxDepth) fail(current_line(), "elements nested over 256 deep");
+    std::string_view qualified(name), ns, local = qualified;
+    if (const auto sep = qualified.find(kNamespaceSeparator); sep != std::string_view::npos) {
+      ns = qualified.substr(0, sep);
+      local = qualified.substr(sep + 1);
+    }
+    path_lengths_.push_back(path_.size());
+    path_ += '/';
+    if (ns == kArxivNamespace) {
+      path_ += "arxiv:";
+    } else if (!ns.empty() && ns != kAtomNamespace) {
+      path_ += "{" + std::string(ns) + "}";  // Clark's notation: no format reads these
+    }
+    path_ += local;
+    if (path_.size() > kMaxPathBytes) fail(current_line(), "element names nested over 4 KiB deep");
+    std::size_t cost = kElementCost;
+    for (const XML_Char** a = attrs; *a != nullptr; ++a) cost += std::strlen(*a);
+    if (capture_ != nullptr) {  // markup inside a text: its text is kept
+      count(cost);
+      return;
+    }
+    if (depth_ == 1) choose_format(ns, local);
+    if (!format_handler_->in_record()) record_bytes_ = 0;  // each record counts from its start tag
+    capture_ = format_handler_->start(path_, attrs, current_line());
+    if (capture_ != nullptr) capture_depth_ = depth_;
+    count(cost);
+  }
+
+  void end() {
+    if (capture_ != nullptr && depth_ == capture_depth_) capture_ = nullptr;
+    if (capture_ == nullptr) format_handler_->end(path_);
+    path_.resize(path_lengths_.back());
+    path_lengths_.pop_back();
+    --depth_;
+  }
+
+  void text(const XML_Char* s, int size) {
+    if (capture_ == nullptr) return;
+    count(static_cast<std::size_t>(size));
+    capture_->append(s, static_cast<std::size_t>(size));
+  }
+
+  void choose_format(std::string_view ns, std::string_view root) {
+    const Sink sink{records_, skipped_};
+    if (ns.empty() && (root == "PubmedArticleSet" || root == "MedlineCitationSet")) {
+      format_ = Format::kPubmedXml;
+      format_handler_ = std::make_unique<PubmedFormat>(root, sink);
+    } else if (ns == kAtomNamespace && root == "feed") {
+      format_ = Format::kArxivAtom;
+      format_handler_ = std::make_unique<AtomFormat>(sink);
+    } else {
+      fail(
+          current_line(),
+          "not a format abstracts reads (an XML document whose root element is <" +
+              std::string(root) +
+              ">: abstracts reads PubMed's PubmedArticleSet or MedlineCitationSet, and Atom feeds)",
+          formats_hint_);
+    }
+  }
+
+  // Runs `f`, a part of an expat callback: an exception must not cross expat's C
+  // frames, so it stops the parser and is thrown again when XML_Parse returns.
+  template <class F>
+  static void guard(void* self, const F& f) {
+    auto& reader = *static_cast<XmlReader*>(self);
+    if (reader.failure_) return;  // expat may still call back after XML_StopParser
+    try {
+      f(reader);
+    } catch (...) {
+      reader.failure_ = std::current_exception();
+      XML_StopParser(reader.parser_, XML_FALSE);
+    }
+  }
+
+  static void XMLCALL on_start(void* self, const XML_Char* name, const XML_Char** attrs) {
+    guard(self, [&](XmlReader& r) { r.start(name, attrs); });
+  }
+  static void XMLCALL on_end(void* self, const XML_Char*) {
+    guard(self, [&](XmlReader& r) { r.end(); });
+  }
+  static void XMLCALL on_text(void* self, const XML_Char* s, int size) {
+    guard(self, [&](XmlReader& r) { r.text(s, size); });
+  }
+  // An entity declared in the document (<!ENTITY lol "...">) could expand to
+  // anything (billion laughs); PubMed and arXiv declare none.
+  static void XMLCALL on_entity_declaration(void* self, const XML_Char* name, int, const XML_Char*,
+                                            int, const XML_Char*, const XML_Char*, const XML_Char*,
+                                            const XML_Char*) {
+    guard(self, [&](XmlReader& r) {
+      r.fail(r.current_line(),
+             "declares the entity '" + std::string(name) +
+                 "' (<!ENTITY>), which abstracts does not expand",
+             "PubMed XML and Atom feeds declare no entities; is this file what it seems?");
+    });
+  }
+
+  std::unique_ptr<LineSource> src_;
+  std::string formats_hint_;
+  XML_Parser parser_;
+  std::unique_ptr<XmlFormat> format_handler_;  // set by the root element
+  std::deque<Record> records_;                 // completed, not handed out yet
+  std::exception_ptr failure_;                 // thrown in a callback
+  std::string line_;
+  std::int64_t line_offset_ = -1;  // file line = expat line + this; -1 before the first line
+  bool done_ = false;
+  std::size_t depth_ = 0;
+  std::string path_;                       // "/PubmedArticleSet/PubmedArticle/..."
+  std::vector<std::size_t> path_lengths_;  // path_'s length before each open element
+  std::string* capture_ = nullptr;         // where character data goes, or nullptr
+  std::size_t capture_depth_ = 0;          // the depth of the element whose text it is
+  std::size_t record_bytes_ = 0;           // of the current record: text, attributes, elements
+};
+
+}  // namespace
+
+std::unique_ptr<Reader> open_xml(std::unique_ptr<LineSource> src, const std::string& formats_hint) {
+  auto reader = std::make_unique<XmlReader>(std::move(src), formats_hint);
+  reader->read_root();
+  return reader;
+}
+
+}  // namespace abstracts::indexer

@@ -1,0 +1,40 @@
+// The XML input formats: PubMed/MEDLINE XML and Atom feeds (arXiv's API), read
+// by one streaming, namespace-aware expat parser.
+#ifndef ABSTRACTS_INDEXER_XML_READER_H_
+#define ABSTRACTS_INDEXER_XML_READER_H_
+
+#include <memory>
+#include <string>
+
+#include "indexer/line_source.h"
+#include "indexer/reader.h"
+
+namespace abstracts::indexer {
+
+// Opens the XML document that `src` holds (Reader::open hands over a file whose
+// first non-blank line starts with '<', its lines read ahead given back). The
+// root element tells the format:
+// - PubmedArticleSet or MedlineCitationSet: PubMed/MEDLINE XML
+//   (Format::kPubmedXml), one record per PubmedArticle (or MedlineCitation under
+//   MedlineCitationSet);
+// - feed in the Atom namespace (Format::kArxivAtom), one record per entry:
+//   arXiv's API responses, in both the classic and the 2025 layout.
+// docs/formats.md lists what each record takes from which element. A record
+// without an abstract is skipped (counted in skipped()).
+//
+// The reader streams: it parses the file a line at a time and keeps the records
+// those lines completed, so memory holds about one record, never the file.
+// No DTD or external entity is ever loaded, and a document that declares an
+// entity is refused.
+//
+// Throws InputError naming the file and line: for XML that is not well-formed
+// ("file:LINE: not well-formed XML (expat's message)"), for a root element of
+// neither format ("not a format abstracts reads", with `formats_hint` as the
+// hint), for an entity declaration, elements nested over 256 deep or a record
+// over 16 MiB; and whatever LineSource throws. Errors can come from open_xml()
+// (up to the root element) and from next().
+std::unique_ptr<Reader> open_xml(std::unique_ptr<LineSource> src, const std::string& formats_hint);
+
+}  // namespace abstracts::indexer
+
+#endif  // ABSTRACTS_INDEXER_XML_READER_H_
