@@ -1,5 +1,6 @@
-// Readers for the input formats: the abstracts text format and JSON Lines (BEIR,
-// arXiv's metadata snapshot, Semantic Scholar).
+// Readers for the input formats: the abstracts text format, JSON Lines (BEIR,
+// arXiv's metadata snapshot, Semantic Scholar), JSON arrays (CSL-JSON, OpenAlex),
+// RIS, and BibTeX (indexer/bibtex_reader.h).
 #ifndef ABSTRACTS_INDEXER_READER_H_
 #define ABSTRACTS_INDEXER_READER_H_
 
@@ -26,13 +27,14 @@ struct Record {
   std::uint32_t line = 0;  // 1-based line in the (decompressed) file
 };
 
-enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis };
+enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis, kBibtex };
 
 // Streams the records of one file. The format is chosen by content, not by
 // extension: gzip data is decompressed first; a file whose first non-blank
 // character is '{' is JSON Lines, '[' a JSON array of records (CSL-JSON, arXiv
-// records), one with a "TY  - " line among its first 20 lines RIS, anything
-// else the text format.
+// records), one with a "TY  - " line among its first 20 lines RIS, one with a
+// line "@word{" or "@word(" among them BibTeX, anything else the text format
+// (whose header line never starts with '%' or '@').
 //
 // Text format: the first line names venue and year ("NeurIPS 2026 Papers" ->
 // "NeurIPS", 2026); each non-empty line after it is one abstract.
@@ -48,6 +50,8 @@ enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis };
 // RIS: recognised by a "TY  - " line within the first 20; see RisReader in
 // reader.cc and docs/formats.md for the tags read. A record without an abstract
 // (AB, N2) is skipped (counted).
+// BibTeX and BibLaTeX: see BibtexReader; an entry without an abstract is
+// skipped (counted).
 //
 // Throws InputError (naming the file and line) for an unreadable file, bytes
 // that are not UTF-8, a missing header, bad JSON or a line over 1 MiB.
