@@ -41,10 +41,11 @@ std::mutex& btparse_mutex() {
 }
 
 // A character of a BibTeX name (an entry type, key, field or macro name), as
-// btparse's lexer has it (bt_language(3)).
+// btparse 0.89's lexer has it: measured, not bt_language(3)'s list, which
+// leaves out '@', '~' and every byte over 0x7F.
 bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         std::string_view("!$&*+-./:;<>?[]^_`|").find(c) != std::string_view::npos;
+         static_cast<unsigned char>(c) >= 0x80 || std::string_view("!$&*+-./:;<>?@[]^_`|~").find(c) != std::string_view::npos;
 }
 
 std::string lower(std::string_view s) {
@@ -275,6 +276,25 @@ bool BibtexReader::next_entry(Entry& entry) {
   int depth = 0;
   bool expect_value = false;  // after '=' or '#': a name here is a macro
   bool first = true;          // nothing read yet in the body (the key comes first)
+  // A name that is not followed by '=' (as a field's name, or a macro's being
+  // defined, is) is expanded too, wherever it stands: btparse may still read
+  // it as a value while it recovers from an error.
+  std::size_t pending = std::string::npos, pending_end = 0;
+  // Puts the text of the macro named by text[from, to) in its place, braced,
+  // and returns how much longer the text became. btparse's own macro table
+  // keeps every name ever defined in a fixed space and exits the program when
+  // it is full; and a macro btparse finds undefined leaks a byte. Undefined
+  // here, a macro is empty, as in BibTeX.
+  auto expand = [&](std::size_t from, std::size_t to) {
+    std::string value;
+    if (auto it = macros_.find(lower(std::string_view(text).substr(from, to - from))); it != macros_.end()) {
+      value = it->second;
+    }
+    std::replace(value.begin(), value.end(), '\n', ' ');
+    text.replace(from, to - from, "{" + value + "}");
+    if (text.size() > kMaxEntryBytes) throw malformed(number, "an entry over 16 MiB once its macros are expanded");
+    return static_cast<std::ptrdiff_t>(value.size() + 2) - static_cast<std::ptrdiff_t>(to - from);
+  };
   for (std::size_t i = 1;; ++i) {
     if (i >= text.size()) {
       if (text.size() > kMaxEntryBytes) throw malformed(entry.line, "an entry over 16 MiB (a '{' left open?)");
@@ -300,7 +320,7 @@ bool BibtexReader::next_entry(Entry& entry) {
         in = In::kOpen;
         [[fallthrough]];
       case In::kOpen:
-        if (c == ' ' || c == '\t' || c == '\n') break;
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') break;
         if (c != '{' && c != '(') throw malformed(number, "'@" + entry.type + "' is not followed by '{' or '('");
         opener = c;
         depth = 1;
@@ -328,46 +348,55 @@ bool BibtexReader::next_entry(Entry& entry) {
         if (c == '"' && depth == 0) in = In::kBody;
         break;
       case In::kBody:
-        if (c == ' ' || c == '\t' || c == '\n') break;
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') break;
+        if (c == '%') {  // a comment between a name and its '=' changes nothing
+          in = In::kPercent;
+          break;
+        }
+        // A character that starts no token is btparse's error too, but its
+        // lexer would skip it and more after it, reading on in ways not worth
+        // following ("Title = \x7f{Urban ...}" makes "Urban" a macro).
+        if (!is_name_char(c) && std::string_view("{}\"=#,()").find(c) == std::string_view::npos) {
+          char shown[16];
+          std::snprintf(shown, sizeof shown, "byte 0x%02x", static_cast<unsigned char>(c));
+          throw malformed(number, (c > ' ' && c < 0x7f ? "'" + std::string(1, c) + "'" : std::string(shown)) +
+                                      " outside a value (a value is {...}, \"...\", a number or a macro)");
+        }
+        if (pending != std::string::npos) {
+          if (c != '=') i += expand(pending, pending_end);
+          pending = std::string::npos;
+        }
         if (c == '}' || c == ')') {
           rest_ = text.substr(i + 1);
           rest_line_ = number;
           text.resize(i + 1);
           return true;
         }
-        if (c == '%') {
-          in = In::kPercent;
-        } else if (c == '{') {
+        if (c == '{') {
           in = In::kBraced;
           depth = 1;
         } else if (c == '"') {
           in = In::kQuoted;
           depth = 0;
-        } else if (c == ',' && first && entry.type != "string" && entry.type != "preamble") {
+        } else if (c == ',' && first && entry.type != "string") {
           text.insert(i, kNoKey);
           i += kNoKey.size();
           entry.empty_key = true;
         } else if (is_name_char(c)) {
           std::size_t end = i;
           while (end < text.size() && is_name_char(text[end])) ++end;
-          const std::string_view name(text.data() + i, end - i);
-          // A macro's text goes in its place, braced: btparse's own macro table
-          // keeps every name ever defined in a fixed space and exits the
-          // program when it is full. An undefined macro is empty, as in BibTeX.
-          if (expect_value && name.find_first_not_of("0123456789") != std::string_view::npos) {
-            std::string value;
-            if (auto it = macros_.find(lower(name)); it != macros_.end()) value = it->second;
-            std::replace(value.begin(), value.end(), '\n', ' ');
-            text.replace(i, end - i, "{" + value + "}");
-            end = i + value.size() + 2;
-            if (text.size() > kMaxEntryBytes) throw malformed(number, "an entry over 16 MiB once its macros are expanded");
+          if (text.find_first_not_of("0123456789", i) < end) {  // a number is no macro
+            if (expect_value) {
+              end += expand(i, end);
+            } else if (!first || entry.type == "string") {  // a name, unless '=' follows
+              pending = i;
+              pending_end = end;
+            }
           }
           i = end - 1;
         }
-        if (c != '%') {  // a comment between '=' and the value changes nothing
-          expect_value = c == '=' || c == '#';
-          first = false;
-        }
+        expect_value = c == '=' || c == '#';
+        first = false;
         break;
     }
   }

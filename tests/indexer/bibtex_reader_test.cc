@@ -275,6 +275,8 @@ TEST(BibtexReader, MalformedEntryIsAnErrorOnItsLine) {
       {"@article{a, abstract = {A.}}\n@article\n\n  = {x}\n", 4, "not followed by"},
       {"@article{a, abstract = {A.}}\n@{b, abstract = {y}}\n", 2, "entry type"},
       {"@article{a, title = x y, abstract = {A.}}\n", 1, "syntax error"},
+      {"@article{a, abstract = {A.}}\n@article{b,\n  title = 'x', abstract = {y}}\n", 3, "''' outside a value"},
+      {"@article{b, title = \x7f{x}, abstract = {y}}\n", 1, "byte 0x7f outside a value"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.content);
