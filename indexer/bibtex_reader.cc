@@ -16,10 +16,10 @@ namespace abstracts::indexer {
 
 // One entry as cut out of the file, ready for btparse.
 struct BibtexReader::Entry {
-  std::string text;         // from its '@' to its closing '}' or ')', lines joined by '\n'
-  std::uint32_t line = 0;   // the line of its '@'
-  std::string type;         // in lower case: "article", "string", "comment", ...
-  bool empty_key = false;   // "@article{ ,": kNoKey stands in for the key
+  std::string text;        // from its '@' to its closing '}' or ')', lines joined by '\n'
+  std::uint32_t line = 0;  // the line of its '@'
+  std::string type;        // in lower case: "article", "string", "comment", ...
+  bool empty_key = false;  // "@article{ ,": kNoKey stands in for the key
 };
 
 namespace {
@@ -45,7 +45,8 @@ std::mutex& btparse_mutex() {
 // leaves out '@', '~' and every byte over 0x7F.
 bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         static_cast<unsigned char>(c) >= 0x80 || std::string_view("!$&*+-./:;<>?@[]^_`|~").find(c) != std::string_view::npos;
+         static_cast<unsigned char>(c) >= 0x80 ||
+         std::string_view("!$&*+-./:;<>?@[]^_`|~").find(c) != std::string_view::npos;
 }
 
 std::string lower(std::string_view s) {
@@ -86,7 +87,8 @@ class CaughtMessages {
       if (message.starts_with("line ")) {
         const std::size_t comma = message.find(", ");
         if (comma == std::string_view::npos) continue;
-        const std::uint32_t at = static_cast<std::uint32_t>(std::atol(std::string(message.substr(5, comma)).c_str()));
+        const std::uint32_t at =
+            static_cast<std::uint32_t>(std::atol(std::string(message.substr(5, comma)).c_str()));
         message.remove_prefix(comma + 2);
         if (message.find("error") < message.find(':')) {
           if (at > 0) line = at;
@@ -131,7 +133,8 @@ std::string plain(std::string_view value) {
   std::string out;
   for (std::size_t i = 0; i < value.size(); ++i) {
     if (value[i] == '{' || value[i] == '}') continue;
-    if (value[i] == '\\' && i + 1 < value.size() && std::string_view("_%&#$").find(value[i + 1]) != std::string_view::npos) {
+    if (value[i] == '\\' && i + 1 < value.size() &&
+        std::string_view("_%&#$").find(value[i + 1]) != std::string_view::npos) {
       continue;
     }
     out += value[i];
@@ -183,7 +186,8 @@ std::vector<Author> split_names(std::string names, std::uint32_t line) {
   if (is_empty_text(names)) return authors;
   char and_word[] = "and";
   char what[] = "name";
-  bt_stringlist* list = bt_split_list(names.data(), and_word, nullptr, static_cast<int>(line), what);
+  bt_stringlist* list =
+      bt_split_list(names.data(), and_word, nullptr, static_cast<int>(line), what);
   if (list == nullptr) return authors;
   for (int i = 0; i < list->num_items; ++i) {
     if (list->items[i] == nullptr) continue;
@@ -216,9 +220,9 @@ BibtexReader::BibtexReader(std::unique_ptr<LineSource> src) : src_(std::move(src
   format_ = Format::kBibtex;
   // The month macros every BibTeX style defines.
   static constexpr const char* kMonths[][2] = {
-      {"jan", "January"}, {"feb", "February"}, {"mar", "March"},     {"apr", "April"},
-      {"may", "May"},     {"jun", "June"},     {"jul", "July"},      {"aug", "August"},
-      {"sep", "September"}, {"oct", "October"}, {"nov", "November"}, {"dec", "December"}};
+      {"jan", "January"},   {"feb", "February"}, {"mar", "March"},    {"apr", "April"},
+      {"may", "May"},       {"jun", "June"},     {"jul", "July"},     {"aug", "August"},
+      {"sep", "September"}, {"oct", "October"},  {"nov", "November"}, {"dec", "December"}};
   for (const auto& [name, text] : kMonths) macros_[name] = text;
   static std::once_flag initialized;
   std::call_once(initialized, [] {
@@ -287,21 +291,25 @@ bool BibtexReader::next_entry(Entry& entry) {
   // here, a macro is empty, as in BibTeX.
   auto expand = [&](std::size_t from, std::size_t to) {
     std::string value;
-    if (auto it = macros_.find(lower(std::string_view(text).substr(from, to - from))); it != macros_.end()) {
+    if (auto it = macros_.find(lower(std::string_view(text).substr(from, to - from)));
+        it != macros_.end()) {
       value = it->second;
     }
     std::replace(value.begin(), value.end(), '\n', ' ');
     text.replace(from, to - from, "{" + value + "}");
-    if (text.size() > kMaxEntryBytes) throw malformed(number, "an entry over 16 MiB once its macros are expanded");
+    if (text.size() > kMaxEntryBytes)
+      throw malformed(number, "an entry over 16 MiB once its macros are expanded");
     return static_cast<std::ptrdiff_t>(value.size() + 2) - static_cast<std::ptrdiff_t>(to - from);
   };
   for (std::size_t i = 1;; ++i) {
     if (i >= text.size()) {
-      if (text.size() > kMaxEntryBytes) throw malformed(entry.line, "an entry over 16 MiB (a '{' left open?)");
+      if (text.size() > kMaxEntryBytes)
+        throw malformed(entry.line, "an entry over 16 MiB (a '{' left open?)");
       if (!src_->next(line)) {
-        throw malformed(entry.line, in == In::kType || in == In::kOpen
-                                        ? "an '@' without an entry after it"
-                                        : "the entry that starts here never ends (a '{' or '\"' left open?)");
+        throw malformed(entry.line,
+                        in == In::kType || in == In::kOpen
+                            ? "an '@' without an entry after it"
+                            : "the entry that starts here never ends (a '{' or '\"' left open?)");
       }
       number = src_->number();
       text += '\n';
@@ -321,7 +329,8 @@ bool BibtexReader::next_entry(Entry& entry) {
         [[fallthrough]];
       case In::kOpen:
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r') break;
-        if (c != '{' && c != '(') throw malformed(number, "'@" + entry.type + "' is not followed by '{' or '('");
+        if (c != '{' && c != '(')
+          throw malformed(number, "'@" + entry.type + "' is not followed by '{' or '('");
         opener = c;
         depth = 1;
         in = entry.type == "comment" ? In::kComment : In::kBody;
@@ -359,8 +368,9 @@ bool BibtexReader::next_entry(Entry& entry) {
         if (!is_name_char(c) && std::string_view("{}\"=#,()").find(c) == std::string_view::npos) {
           char shown[16];
           std::snprintf(shown, sizeof shown, "byte 0x%02x", static_cast<unsigned char>(c));
-          throw malformed(number, (c > ' ' && c < 0x7f ? "'" + std::string(1, c) + "'" : std::string(shown)) +
-                                      " outside a value (a value is {...}, \"...\", a number or a macro)");
+          throw malformed(
+              number, (c > ' ' && c < 0x7f ? "'" + std::string(1, c) + "'" : std::string(shown)) +
+                          " outside a value (a value is {...}, \"...\", a number or a macro)");
         }
         if (pending != std::string::npos) {
           if (c != '=') i += expand(pending, pending_end);
@@ -415,7 +425,8 @@ std::optional<Record> BibtexReader::next() {
     {
       CaughtMessages messages;
       // BTO_NOSTORE: @string macros are kept here (see next_entry), never in btparse's table.
-      ast = bt_parse_entry_s(entry.text.data(), nullptr, static_cast<int>(entry.line), BTO_NOSTORE, &ok);
+      ast = bt_parse_entry_s(entry.text.data(), nullptr, static_cast<int>(entry.line), BTO_NOSTORE,
+                             &ok);
       bt_parse_entry_s(nullptr, nullptr, 1, 0, nullptr);  // frees the lexer's buffer
       if (!ok || ast == nullptr) error = messages.first_error(error_line);
     }
@@ -471,7 +482,8 @@ std::optional<Record> BibtexReader::next() {
     f.categories = split_list(get("keywords"), ",;");
     f.doi = plain(get("doi"));
     f.pmid = plain(get("pmid"));
-    const std::string eprint_type = lower(plain(get("eprinttype"))), prefix = lower(plain(get("archiveprefix")));
+    const std::string eprint_type = lower(plain(get("eprinttype"))),
+                      prefix = lower(plain(get("archiveprefix")));
     if (eprint_type == "arxiv" || prefix == "arxiv") f.arxiv_id = plain(get("eprint"));
     if (!entry.empty_key) {
       const char* key = bt_entry_key(ast);

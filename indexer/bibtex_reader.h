@@ -59,7 +59,8 @@ class BibtexReader : public Reader {
   std::unique_ptr<LineSource> src_;
   std::string rest_;  // what follows, on its line, the entry read last
   std::uint32_t rest_line_ = 0;
-  std::map<std::string, std::string> macros_;  // this file's @string macros (and jan..dec), by lower-case name
+  std::map<std::string, std::string>
+      macros_;  // this file's @string macros (and jan..dec), by lower-case name
 };
 
 }  // namespace abstracts::indexer

@@ -20,7 +20,8 @@ namespace {
 using abstracts::testing::TempDir;
 using abstracts::testing::write_file;
 
-std::vector<Record> read(const TempDir& dir, const std::string& content, const std::string& name = "refs.bib") {
+std::vector<Record> read(const TempDir& dir, const std::string& content,
+                         const std::string& name = "refs.bib") {
   write_file(dir / name, content);
   auto reader = Reader::open(dir / name);
   EXPECT_EQ(reader->format(), Format::kBibtex);
@@ -65,7 +66,8 @@ TEST(BibtexReader, StringMacrosConcatenationAndMonthMacros) {
 
 TEST(BibtexReader, UndefinedMacroIsEmptyAsInBibtex) {
   TempDir dir;
-  const auto records = read(dir, "@article{k, journal = nowhere, note = nowhere # {x}, abstract = {Text.}}\n");
+  const auto records =
+      read(dir, "@article{k, journal = nowhere, note = nowhere # {x}, abstract = {Text.}}\n");
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(records[0].fields.venue, "");
 }
@@ -73,10 +75,12 @@ TEST(BibtexReader, UndefinedMacroIsEmptyAsInBibtex) {
 // Each reader has its own macros: two files read in turn do not see each other's.
 TEST(BibtexReader, MacrosBelongToTheirFile) {
   TempDir dir;
-  write_file(dir / "a.bib", "@string{j = {Journal A}}\n@article{a1, journal = j, abstract = {A1.}}\n"
-                            "@article{a2, journal = j, abstract = {A2.}}\n");
-  write_file(dir / "b.bib", "@string{j = {Journal B}}\n@article{b1, journal = j, abstract = {B1.}}\n"
-                            "@article{b2, journal = j, abstract = {B2.}}\n");
+  write_file(dir / "a.bib",
+             "@string{j = {Journal A}}\n@article{a1, journal = j, abstract = {A1.}}\n"
+             "@article{a2, journal = j, abstract = {A2.}}\n");
+  write_file(dir / "b.bib",
+             "@string{j = {Journal B}}\n@article{b1, journal = j, abstract = {B1.}}\n"
+             "@article{b2, journal = j, abstract = {B2.}}\n");
   auto a = Reader::open(dir / "a.bib");
   auto b = Reader::open(dir / "b.bib");
   for (int i = 0; i < 2; ++i) {
@@ -91,32 +95,34 @@ TEST(BibtexReader, MacrosBelongToTheirFile) {
 // double braces, values hard-wrapped with three spaces.
 TEST(BibtexReader, WebOfScienceExport) {
   TempDir dir;
-  const auto records = read(dir,
-                            "\xEF\xBB\xBF\n"
-                            "@article{ ,\n"
-                            "Author = {Hillman, Alison E. and Lymbery, Alan J. and Elliot, Aileen D. and\n"
-                            "   Thompson, R. C. Andrew},\n"
-                            "Title = {{Urban environments alter parasite fauna, weight and reproductive\n"
-                            "   activity in the quenda (Isoodon obesulus)}},\n"
-                            "Journal = {{SCIENCE OF THE TOTAL ENVIRONMENT}},\n"
-                            "Year = {{2017}},\n"
-                            "Month = {{DEC 31}},\n"
-                            "Abstract = {{Some wildlife species are capable of surviving in urbanised\n"
-                            "   environments. (95\\% CI 68.6-309.5 g)}},\n"
-                            "DOI = {{10.1016/j.scitotenv.2017.07.086}},\n"
-                            "Keywords = {{urbanisation; wildlife health}},\n"
-                            "Unique-ID = {{WOS:000411998000056}},\n"
-                            "}\n"
-                            "\n"
-                            "@article{ ,\n"
-                            "Title = {{No abstract here}},\n"
-                            "}\n");
+  const auto records =
+      read(dir,
+           "\xEF\xBB\xBF\n"
+           "@article{ ,\n"
+           "Author = {Hillman, Alison E. and Lymbery, Alan J. and Elliot, Aileen D. and\n"
+           "   Thompson, R. C. Andrew},\n"
+           "Title = {{Urban environments alter parasite fauna, weight and reproductive\n"
+           "   activity in the quenda (Isoodon obesulus)}},\n"
+           "Journal = {{SCIENCE OF THE TOTAL ENVIRONMENT}},\n"
+           "Year = {{2017}},\n"
+           "Month = {{DEC 31}},\n"
+           "Abstract = {{Some wildlife species are capable of surviving in urbanised\n"
+           "   environments. (95\\% CI 68.6-309.5 g)}},\n"
+           "DOI = {{10.1016/j.scitotenv.2017.07.086}},\n"
+           "Keywords = {{urbanisation; wildlife health}},\n"
+           "Unique-ID = {{WOS:000411998000056}},\n"
+           "}\n"
+           "\n"
+           "@article{ ,\n"
+           "Title = {{No abstract here}},\n"
+           "}\n");
   ASSERT_EQ(records.size(), 1u);
   const Record& r = records[0];
   EXPECT_EQ(r.line, 2u);
   EXPECT_EQ(r.fields.citation_key, "") << "the empty key is no key";
   EXPECT_EQ(r.fields.title,
-            "Urban environments alter parasite fauna, weight and reproductive activity in the quenda (Isoodon "
+            "Urban environments alter parasite fauna, weight and reproductive activity in the "
+            "quenda (Isoodon "
             "obesulus)");
   ASSERT_EQ(r.fields.authors.size(), 4u);
   EXPECT_EQ(r.fields.authors[0].family, "Hillman");
@@ -130,7 +136,9 @@ TEST(BibtexReader, WebOfScienceExport) {
   EXPECT_EQ(r.fields.doi, "10.1016/j.scitotenv.2017.07.086");
   EXPECT_EQ(r.fields.categories, (std::vector<std::string>{"urbanisation", "wildlife health"}));
   const Abstract a = stored(r);
-  EXPECT_EQ(a.text, "Some wildlife species are capable of surviving in urbanised environments. (95% CI 68.6-309.5 g)");
+  EXPECT_EQ(a.text,
+            "Some wildlife species are capable of surviving in urbanised environments. (95% CI "
+            "68.6-309.5 g)");
   EXPECT_EQ(a.id, "10.1016/j.scitotenv.2017.07.086");
 }
 
@@ -139,20 +147,21 @@ TEST(BibtexReader, WebOfScienceExport) {
 TEST(BibtexReader, CommentsPreambleAndTextBetweenEntries) {
   TempDir dir;
   write_file(dir / "zotero.bib",
-             "% Zotero export 2024\n"                                    // 1
-             "% Encoding: UTF-8\n"                                       // 2
-             "@preamble{\"\\newcommand{\\noop}[1]{}\"}\n"                // 3
+             "% Zotero export 2024\n"                                   // 1
+             "% Encoding: UTF-8\n"                                      // 2
+             "@preamble{\"\\newcommand{\\noop}[1]{}\"}\n"               // 3
              "@comment{jabref-meta: databaseType:bibtex; {nested} }\n"  // 4
              "Free text between entries, with an email@example.org.\n"  // 5
-             "@article{first,\n"                                         // 6
-             "  title = \"A {\"}Quoted{\"} Title\",\n"                   // 7
-             "  % a comment } inside the entry\n"                        // 8
-             "  abstract = {First.}\n"                                   // 9
+             "@article{first,\n"                                        // 6
+             "  title = \"A {\"}Quoted{\"} Title\",\n"                  // 7
+             "  % a comment } inside the entry\n"                       // 8
+             "  abstract = {First.}\n"                                  // 9
              "} @misc{second, abstract = \"Second {with} braces.\"}\n"  // 10
-             "@comment(parenthesised (comment))\n"                       // 11
-             "  @book(third, abstract = {Third.})\n");                   // 12
+             "@comment(parenthesised (comment))\n"                      // 11
+             "  @book(third, abstract = {Third.})\n");                  // 12
   auto reader = Reader::open(dir / "zotero.bib");
-  EXPECT_EQ(reader->format(), Format::kBibtex) << "'% Zotero export 2024' is no header of the text format";
+  EXPECT_EQ(reader->format(), Format::kBibtex)
+      << "'% Zotero export 2024' is no header of the text format";
   std::vector<Record> records;
   while (auto r = reader->next()) records.push_back(std::move(*r));
   ASSERT_EQ(records.size(), 3u);
@@ -170,19 +179,23 @@ TEST(BibtexReader, CommentsPreambleAndTextBetweenEntries) {
 
 TEST(BibtexReader, LatexInNamesBecomesUnicodeWhenStored) {
   TempDir dir;
-  const auto records = read(dir,
-                            "@article{k,\n"
-                            "  author = {Djokovi\\'{c}, Novak and {\\v{C}}ern\\'{y}, Jan and {\\O}stergaard, Jens and"
-                            " Wa{\\l}{\\k{e}}sa, Lech and Stra{\\ss}er, Anna and M{\\\"o}ller, Jan},\n"
-                            "  title = {Performance of the {{ALICE}} {{Experiment}} at the {{CERN LHC}}\\textendash{}Run 1},\n"
-                            "  abstract = {We measure $\\sqrt{s_{NN}} = 5.02$ TeV.}\n"
-                            "}\n");
+  const auto records = read(
+      dir,
+      "@article{k,\n"
+      "  author = {Djokovi\\'{c}, Novak and {\\v{C}}ern\\'{y}, Jan and {\\O}stergaard, Jens and"
+      " Wa{\\l}{\\k{e}}sa, Lech and Stra{\\ss}er, Anna and M{\\\"o}ller, Jan},\n"
+      "  title = {Performance of the {{ALICE}} {{Experiment}} at the {{CERN LHC}}\\textendash{}Run "
+      "1},\n"
+      "  abstract = {We measure $\\sqrt{s_{NN}} = 5.02$ TeV.}\n"
+      "}\n");
   ASSERT_EQ(records.size(), 1u);
-  EXPECT_EQ(records[0].raw_text, "We measure $\\sqrt{s_{NN}} = 5.02$ TeV.") << "math is left for the analyzer";
+  EXPECT_EQ(records[0].raw_text, "We measure $\\sqrt{s_{NN}} = 5.02$ TeV.")
+      << "math is left for the analyzer";
   const Abstract a = stored(records[0]);
   std::vector<std::string> families;
   for (const auto& author : a.authors) families.push_back(author.family);
-  EXPECT_EQ(families, (std::vector<std::string>{"Djoković", "Černý", "Østergaard", "Wałęsa", "Straßer", "Möller"}));
+  EXPECT_EQ(families, (std::vector<std::string>{"Djoković", "Černý", "Østergaard", "Wałęsa",
+                                                "Straßer", "Möller"}));
   EXPECT_EQ(a.title, "Performance of the ALICE Experiment at the CERN LHC–Run 1");
 }
 
@@ -190,9 +203,10 @@ TEST(BibtexReader, LatexInNamesBecomesUnicodeWhenStored) {
 // parts, Jr, "and others".
 TEST(BibtexReader, NamesSplitAsBibtexDoes) {
   TempDir dir;
-  const auto records = read(dir,
-                            "@article{k, abstract = {Text.}, author = {{ATLAS Collaboration} and Jan van der Berg"
-                            " and Smith, Jr., John and Ludwig~van~Beethoven and Collaboration, ALICE and others}}\n");
+  const auto records = read(
+      dir,
+      "@article{k, abstract = {Text.}, author = {{ATLAS Collaboration} and Jan van der Berg"
+      " and Smith, Jr., John and Ludwig~van~Beethoven and Collaboration, ALICE and others}}\n");
   ASSERT_EQ(records.size(), 1u);
   const auto& authors = records[0].fields.authors;
   ASSERT_EQ(authors.size(), 5u);
@@ -270,12 +284,15 @@ TEST(BibtexReader, MalformedEntryIsAnErrorOnItsLine) {
     std::string says;
   };
   const std::vector<Case> cases = {
-      {"@article{a, abstract = {A.}}\n\n@article{b,\n  title = {x}\n  abstract = {y}\n}\n", 5, "syntax error"},
-      {"@article{a, abstract = {A.}}\n@article{b,\n  title = {never closed,\n  abstract = {y}\n", 2, "never ends"},
+      {"@article{a, abstract = {A.}}\n\n@article{b,\n  title = {x}\n  abstract = {y}\n}\n", 5,
+       "syntax error"},
+      {"@article{a, abstract = {A.}}\n@article{b,\n  title = {never closed,\n  abstract = {y}\n", 2,
+       "never ends"},
       {"@article{a, abstract = {A.}}\n@article\n\n  = {x}\n", 4, "not followed by"},
       {"@article{a, abstract = {A.}}\n@{b, abstract = {y}}\n", 2, "entry type"},
       {"@article{a, title = x y, abstract = {A.}}\n", 1, "syntax error"},
-      {"@article{a, abstract = {A.}}\n@article{b,\n  title = 'x', abstract = {y}}\n", 3, "''' outside a value"},
+      {"@article{a, abstract = {A.}}\n@article{b,\n  title = 'x', abstract = {y}}\n", 3,
+       "''' outside a value"},
       {"@article{b, title = \x7f{x}, abstract = {y}}\n", 1, "byte 0x7f outside a value"},
   };
   for (const auto& c : cases) {
@@ -283,7 +300,8 @@ TEST(BibtexReader, MalformedEntryIsAnErrorOnItsLine) {
     auto e = read_error(dir, c.content);
     if (!e) continue;
     EXPECT_EQ(e->line(), c.line) << e->what();
-    EXPECT_NE(std::string(e->what()).find("bad.bib:" + std::to_string(c.line) + ": "), std::string::npos)
+    EXPECT_NE(std::string(e->what()).find("bad.bib:" + std::to_string(c.line) + ": "),
+              std::string::npos)
         << e->what();
     EXPECT_NE(std::string(e->what()).find(c.says), std::string::npos) << e->what();
   }
@@ -291,10 +309,12 @@ TEST(BibtexReader, MalformedEntryIsAnErrorOnItsLine) {
 
 TEST(BibtexReader, GzipReadsTheSame) {
   TempDir dir;
-  const std::string content = "% Zotero\n@article{k, author = {Bal\\'azs, C.}, abstract = {Diphoton.}}\n";
+  const std::string content =
+      "% Zotero\n@article{k, author = {Bal\\'azs, C.}, abstract = {Diphoton.}}\n";
   write_file(dir / "plain.bib", content);
-  const auto gzip = abstracts::testing::run(std::filesystem::exists("/bin/gzip") ? "/bin/gzip" : "/usr/bin/gzip",
-                                            {"-c", "-n", (dir / "plain.bib").string()});
+  const auto gzip =
+      abstracts::testing::run(std::filesystem::exists("/bin/gzip") ? "/bin/gzip" : "/usr/bin/gzip",
+                              {"-c", "-n", (dir / "plain.bib").string()});
   ASSERT_EQ(gzip.status, 0) << gzip.err;
   write_file(dir / "packed.bib.gz", gzip.out);
   const auto records = read_all(dir / "packed.bib.gz");
@@ -310,7 +330,8 @@ TEST(BibtexReader, ToldByContent) {
   TempDir dir;
   write_file(dir / "refs.txt", "Some notes first\n\n  @Article{k, abstract = {A.}}\n");
   EXPECT_EQ(Reader::open(dir / "refs.txt")->format(), Format::kBibtex);
-  write_file(dir / "corpus.bib", "NeurIPS 2026 Papers\nAn abstract that mentions @home and {braces}.\n");
+  write_file(dir / "corpus.bib",
+             "NeurIPS 2026 Papers\nAn abstract that mentions @home and {braces}.\n");
   EXPECT_EQ(Reader::open(dir / "corpus.bib")->format(), Format::kAbstractsText);
   write_file(dir / "refs.ris", "TY  - JOUR\nAB  - @article{x, is no BibTeX here}\nER  - \n");
   EXPECT_EQ(Reader::open(dir / "refs.ris")->format(), Format::kRis);
