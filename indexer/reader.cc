@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "abstracts/error.h"
+#include "indexer/bibtex_reader.h"
 #include "indexer/line_source.h"
 #include "indexer/markup.h"
 #include "indexer/names.h"
@@ -25,7 +26,8 @@ constexpr std::size_t kPeekLines = 20;
 constexpr const char* kFormatsHint =
     "abstracts reads its text format (a first line like 'NeurIPS 2026 Papers', then "
     "one abstract a line), JSON Lines of BEIR, arXiv's metadata snapshot or "
-    "Semantic Scholar; RIS; CSL-JSON; OpenAlex; PubMed XML; arXiv's Atom API (docs/formats.md)";
+    "Semantic Scholar; RIS; BibTeX and BibLaTeX; CSL-JSON; OpenAlex; PubMed XML; arXiv's Atom API "
+    "(docs/formats.md)";
 
 // "NeurIPS 2026 Papers" -> ("NeurIPS", 2026): the venue is what comes before a
 // four-digit year.
@@ -697,15 +699,19 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
   if (head.front() == '{') return std::make_unique<JsonLinesReader>(std::move(src), first);
   std::string venue;
   int year = 0;
-  if (parse_header(head, venue, year)) return std::make_unique<TextReader>(std::move(src), std::move(venue), year);
+  // "% Zotero export 2024" is no header: '%' and '@' start BibTeX's lines.
+  if (head.front() != '%' && head.front() != '@' && parse_header(head, venue, year)) return std::make_unique<TextReader>(std::move(src), std::move(venue), year);
   // The other formats are told by their first lines, read ahead and given back.
   const std::uint32_t first_line = src->number();
   std::vector<Line> peeked{{first, first_line}};
   for (std::string line; peeked.size() < kPeekLines && src->next(line);) peeked.push_back({line, src->number()});
   const bool ris = RisReader::starts(peeked);
+  const bool bibtex = BibtexReader::starts(peeked);
   src->put_back(std::move(peeked));
   // RIS, perhaps after a few lines of its own (Cochrane: "Record #1 of 78", ...).
   if (ris) return std::make_unique<RisReader>(std::move(src));
+  // BibTeX, perhaps after comments or free text (Zotero: "% Zotero export").
+  if (bibtex) return std::make_unique<BibtexReader>(std::move(src));
   throw InputError(src->where(first_line) +
                        ": not a format abstracts reads (as its text format, the header line naming "
                        "the venue and year is missing)",

@@ -1,6 +1,7 @@
 // Readers for the input formats: the abstracts text format, JSON Lines (BEIR,
 // arXiv's metadata snapshot, Semantic Scholar), JSON arrays (CSL-JSON, OpenAlex),
-// RIS, and XML (PubMed, arXiv's Atom API: indexer/xml_reader.h).
+// RIS, BibTeX (indexer/bibtex_reader.h), and XML (PubMed, arXiv's Atom API:
+// indexer/xml_reader.h).
 #ifndef ABSTRACTS_INDEXER_READER_H_
 #define ABSTRACTS_INDEXER_READER_H_
 
@@ -27,14 +28,15 @@ struct Record {
   std::uint32_t line = 0;  // 1-based line in the (decompressed) file
 };
 
-enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis, kPubmedXml, kArxivAtom };
+enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis, kBibtex, kPubmedXml, kArxivAtom };
 
 // Streams the records of one file. The format is chosen by content, not by
 // extension: gzip data is decompressed first; a file whose first non-blank
 // character is '{' is JSON Lines, '[' a JSON array of records (CSL-JSON, arXiv
-// records), one with a "TY  - " line among its first 20 lines RIS, '<' XML
-// (PubMed or Atom, told by the root element: open_xml() in xml_reader.h),
-// anything else the text format.
+// records), one with a "TY  - " line among its first 20 lines RIS, one with a
+// line "@word{" or "@word(" among them BibTeX, '<' XML (PubMed or Atom, told
+// by the root element: open_xml() in xml_reader.h), anything else the text
+// format (whose header line never starts with '%' or '@').
 //
 // Text format: the first line names venue and year ("NeurIPS 2026 Papers" ->
 // "NeurIPS", 2026); each non-empty line after it is one abstract.
@@ -50,6 +52,8 @@ enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis, kPubmedXml, kA
 // RIS: recognised by a "TY  - " line within the first 20; see RisReader in
 // reader.cc and docs/formats.md for the tags read. A record without an abstract
 // (AB, N2) is skipped (counted).
+// BibTeX and BibLaTeX: see BibtexReader; an entry without an abstract is
+// skipped (counted).
 //
 // Throws InputError (naming the file and line) for an unreadable file, bytes
 // that are not UTF-8, a missing header, bad JSON, malformed XML or a line over

@@ -143,13 +143,26 @@ class Converter {
       out_ += em ? "—" : "–";
       i_ += em ? 3 : 2;
     } else if (c == '{' || c == '}') {
-      // Grouping braces go; "}{" between two arguments (\frac{a}{b}) keeps them apart.
-      if (c == '}' && i_ + 1 < s_.size() && s_[i_ + 1] == '{') out_ += ' ';
+      // Grouping braces go; "}{" between two arguments (\frac{a}{b}) keeps them
+      // apart, but not a letter from the next: BibTeX names are written
+      // "{\L}{\'o}d{\'z}" and "Wa{\l}{\k{e}}sa".
+      if (c == '}' && i_ + 1 < s_.size() && s_[i_ + 1] == '{' && !opens_special_letter(i_ + 1)) out_ += ' ';
       ++i_;
     } else {
       out_ += c;
       ++i_;
     }
+  }
+
+  // True if the group at `j` is one letter written as a BibTeX special
+  // character: "{\'o}", "{\k{e}}", "{\ss}".
+  bool opens_special_letter(std::size_t j) const {
+    if (j + 2 >= s_.size() || s_[j] != '{' || s_[j + 1] != '\\') return false;
+    if (std::string_view("'`^\"~=.").find(s_[j + 2]) != std::string_view::npos) return true;
+    std::size_t end = j + 2;
+    while (end < s_.size() && is_letter(s_[end])) ++end;
+    const std::string_view name = s_.substr(j + 2, end - j - 2);
+    return is_letter_accent(name) || is_text_letter(name);
   }
 
   // Reads one accent argument: "{e}", "{\i}", "e", "\i", or a whole UTF-8 letter.

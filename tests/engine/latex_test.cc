@@ -54,6 +54,10 @@ TEST(LatexToText, AccentMacros) {
       {R"(\ae)", "æ"},
       {R"(\l)", "ł"},
       {R"(Micha{\l})", "Michał"},
+      // BibTeX's special characters side by side are one word, not two.
+      {R"({\L}{\'o}d{\'z})", "Łódź"},
+      {R"(Wa{\l}{\k{e}}sa)", "Wałęsa"},
+      {R"(Stra{\ss}{\"e})", "Straßë"},
       // Inside math, as in the corpus: "The \emph{Pok\'emon theorem}".
       {R"(The \emph{Pok\'emon theorem} holds)", "The Pokémon theorem holds"},
   });
@@ -126,6 +130,8 @@ TEST(LatexToText, GroupingBracesGo) {
       {"{Grouped} text", "Grouped text"},
       {"{{double}}", "double"},
       {"a{b}c", "abc"},
+      {R"(\frac{a}{b})", "a b"},
+      {R"(\frac{\alpha}{\beta})", "α β"},
   });
 }
 

@@ -1,0 +1,341 @@
+// Issue 18: BibTeX and BibLaTeX, quirk by quirk, as Zotero, Better BibTeX, JabRef
+// and Web of Science write them.
+#include "indexer/bibtex_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "abstracts/error.h"
+#include "indexer/document.h"
+#include "indexer/reader.h"
+#include "tests/support/test_support.h"
+
+namespace abstracts::indexer {
+namespace {
+
+using abstracts::testing::TempDir;
+using abstracts::testing::write_file;
+
+std::vector<Record> read(const TempDir& dir, const std::string& content,
+                         const std::string& name = "refs.bib") {
+  write_file(dir / name, content);
+  auto reader = Reader::open(dir / name);
+  EXPECT_EQ(reader->format(), Format::kBibtex);
+  std::vector<Record> records;
+  while (auto r = reader->next()) records.push_back(std::move(*r));
+  return records;
+}
+
+// The record as it is stored: LaTeX turned into text, identifiers normalised.
+Abstract stored(const Record& r) { return make_abstract(r, "refs.bib", "", 0); }
+
+std::optional<InputError> read_error(const TempDir& dir, const std::string& content) {
+  write_file(dir / "bad.bib", content);
+  try {
+    read_all(dir / "bad.bib");
+    ADD_FAILURE() << "no InputError for:\n" << content;
+  } catch (const InputError& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
+TEST(BibtexReader, StringMacrosConcatenationAndMonthMacros) {
+  TempDir dir;
+  const auto records = read(dir,
+                            "@string{ieee = \"IEEE Transactions\"}\n"
+                            "@STRING(pami = ieee # { on Pattern Analysis})\n"
+                            "@article{k1,\n"
+                            "  title = \"Part \" # {One},\n"
+                            "  journal = PAMI,\n"
+                            "  year = 1999, month = dec,\n"
+                            "  abstract = {Text.}\n"
+                            "}\n");
+  ASSERT_EQ(records.size(), 1u);
+  const Abstract& f = records[0].fields;
+  EXPECT_EQ(f.title, "Part One");
+  EXPECT_EQ(f.venue, "IEEE Transactions on Pattern Analysis") << "macros are case-insensitive";
+  EXPECT_EQ(f.year, 1999);
+  EXPECT_EQ(f.month, 12);
+  EXPECT_EQ(records[0].line, 3u);
+}
+
+TEST(BibtexReader, UndefinedMacroIsEmptyAsInBibtex) {
+  TempDir dir;
+  const auto records =
+      read(dir, "@article{k, journal = nowhere, note = nowhere # {x}, abstract = {Text.}}\n");
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].fields.venue, "");
+}
+
+// Each reader has its own macros: two files read in turn do not see each other's.
+TEST(BibtexReader, MacrosBelongToTheirFile) {
+  TempDir dir;
+  write_file(dir / "a.bib",
+             "@string{j = {Journal A}}\n@article{a1, journal = j, abstract = {A1.}}\n"
+             "@article{a2, journal = j, abstract = {A2.}}\n");
+  write_file(dir / "b.bib",
+             "@string{j = {Journal B}}\n@article{b1, journal = j, abstract = {B1.}}\n"
+             "@article{b2, journal = j, abstract = {B2.}}\n");
+  auto a = Reader::open(dir / "a.bib");
+  auto b = Reader::open(dir / "b.bib");
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(a->next()->fields.venue, "Journal A");
+    EXPECT_EQ(b->next()->fields.venue, "Journal B");
+  }
+  EXPECT_FALSE(a->next());
+  EXPECT_FALSE(b->next());
+}
+
+// Web of Science: a BOM, "@article{ ,", capitalised field names, every value in
+// double braces, values hard-wrapped with three spaces.
+TEST(BibtexReader, WebOfScienceExport) {
+  TempDir dir;
+  const auto records =
+      read(dir,
+           "\xEF\xBB\xBF\n"
+           "@article{ ,\n"
+           "Author = {Hillman, Alison E. and Lymbery, Alan J. and Elliot, Aileen D. and\n"
+           "   Thompson, R. C. Andrew},\n"
+           "Title = {{Urban environments alter parasite fauna, weight and reproductive\n"
+           "   activity in the quenda (Isoodon obesulus)}},\n"
+           "Journal = {{SCIENCE OF THE TOTAL ENVIRONMENT}},\n"
+           "Year = {{2017}},\n"
+           "Month = {{DEC 31}},\n"
+           "Abstract = {{Some wildlife species are capable of surviving in urbanised\n"
+           "   environments. (95\\% CI 68.6-309.5 g)}},\n"
+           "DOI = {{10.1016/j.scitotenv.2017.07.086}},\n"
+           "Keywords = {{urbanisation; wildlife health}},\n"
+           "Unique-ID = {{WOS:000411998000056}},\n"
+           "}\n"
+           "\n"
+           "@article{ ,\n"
+           "Title = {{No abstract here}},\n"
+           "}\n");
+  ASSERT_EQ(records.size(), 1u);
+  const Record& r = records[0];
+  EXPECT_EQ(r.line, 2u);
+  EXPECT_EQ(r.fields.citation_key, "") << "the empty key is no key";
+  EXPECT_EQ(r.fields.title,
+            "Urban environments alter parasite fauna, weight and reproductive activity in the "
+            "quenda (Isoodon "
+            "obesulus)");
+  ASSERT_EQ(r.fields.authors.size(), 4u);
+  EXPECT_EQ(r.fields.authors[0].family, "Hillman");
+  EXPECT_EQ(r.fields.authors[0].given, "Alison E.");
+  EXPECT_EQ(r.fields.authors[3].family, "Thompson") << "a name wrapped onto the next line";
+  EXPECT_EQ(r.fields.authors[3].given, "R. C. Andrew");
+  EXPECT_EQ(r.fields.venue, "SCIENCE OF THE TOTAL ENVIRONMENT");
+  EXPECT_EQ(r.fields.year, 2017);
+  EXPECT_EQ(r.fields.month, 12);
+  EXPECT_EQ(r.fields.day, 31);
+  EXPECT_EQ(r.fields.doi, "10.1016/j.scitotenv.2017.07.086");
+  EXPECT_EQ(r.fields.categories, (std::vector<std::string>{"urbanisation", "wildlife health"}));
+  const Abstract a = stored(r);
+  EXPECT_EQ(a.text,
+            "Some wildlife species are capable of surviving in urbanised environments. (95% CI "
+            "68.6-309.5 g)");
+  EXPECT_EQ(a.id, "10.1016/j.scitotenv.2017.07.086");
+}
+
+// Zotero: "% comments" before the entries; @comment, @preamble and free text
+// between them; quoted values with braces (and a quote inside braces).
+TEST(BibtexReader, CommentsPreambleAndTextBetweenEntries) {
+  TempDir dir;
+  write_file(dir / "zotero.bib",
+             "% Zotero export 2024\n"                                   // 1
+             "% Encoding: UTF-8\n"                                      // 2
+             "@preamble{\"\\newcommand{\\noop}[1]{}\"}\n"               // 3
+             "@comment{jabref-meta: databaseType:bibtex; {nested} }\n"  // 4
+             "Free text between entries, with an email@example.org.\n"  // 5
+             "@article{first,\n"                                        // 6
+             "  title = \"A {\"}Quoted{\"} Title\",\n"                  // 7
+             "  % a comment } inside the entry\n"                       // 8
+             "  abstract = {First.}\n"                                  // 9
+             "} @misc{second, abstract = \"Second {with} braces.\"}\n"  // 10
+             "@comment(parenthesised (comment))\n"                      // 11
+             "  @book(third, abstract = {Third.})\n");                  // 12
+  auto reader = Reader::open(dir / "zotero.bib");
+  EXPECT_EQ(reader->format(), Format::kBibtex)
+      << "'% Zotero export 2024' is no header of the text format";
+  std::vector<Record> records;
+  while (auto r = reader->next()) records.push_back(std::move(*r));
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[0].fields.citation_key, "first");
+  EXPECT_EQ(records[0].fields.title, "A {\"}Quoted{\"} Title");
+  EXPECT_EQ(records[0].raw_text, "First.");
+  EXPECT_EQ(records[0].line, 6u);
+  EXPECT_EQ(records[1].fields.citation_key, "second");
+  EXPECT_EQ(records[1].raw_text, "Second {with} braces.");
+  EXPECT_EQ(records[1].line, 10u);
+  EXPECT_EQ(records[2].fields.citation_key, "third");
+  EXPECT_EQ(records[2].line, 12u);
+  EXPECT_EQ(reader->skipped(), 0u) << "@comment and @preamble are no entries without an abstract";
+}
+
+TEST(BibtexReader, LatexInNamesBecomesUnicodeWhenStored) {
+  TempDir dir;
+  const auto records = read(
+      dir,
+      "@article{k,\n"
+      "  author = {Djokovi\\'{c}, Novak and {\\v{C}}ern\\'{y}, Jan and {\\O}stergaard, Jens and"
+      " Wa{\\l}{\\k{e}}sa, Lech and Stra{\\ss}er, Anna and M{\\\"o}ller, Jan},\n"
+      "  title = {Performance of the {{ALICE}} {{Experiment}} at the {{CERN LHC}}\\textendash{}Run "
+      "1},\n"
+      "  abstract = {We measure $\\sqrt{s_{NN}} = 5.02$ TeV.}\n"
+      "}\n");
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].raw_text, "We measure $\\sqrt{s_{NN}} = 5.02$ TeV.")
+      << "math is left for the analyzer";
+  const Abstract a = stored(records[0]);
+  std::vector<std::string> families;
+  for (const auto& author : a.authors) families.push_back(author.family);
+  EXPECT_EQ(families, (std::vector<std::string>{"Djoković", "Černý", "Østergaard", "Wałęsa",
+                                                "Straßer", "Möller"}));
+  EXPECT_EQ(a.title, "Performance of the ALICE Experiment at the CERN LHC–Run 1");
+}
+
+// Names split as BibTeX splits them (btparse): braces keep a name whole, von
+// parts, Jr, "and others".
+TEST(BibtexReader, NamesSplitAsBibtexDoes) {
+  TempDir dir;
+  const auto records = read(
+      dir,
+      "@article{k, abstract = {Text.}, author = {{ATLAS Collaboration} and Jan van der Berg"
+      " and Smith, Jr., John and Ludwig~van~Beethoven and Collaboration, ALICE and others}}\n");
+  ASSERT_EQ(records.size(), 1u);
+  const auto& authors = records[0].fields.authors;
+  ASSERT_EQ(authors.size(), 5u);
+  EXPECT_EQ(authors[0].family, "{ATLAS Collaboration}");
+  EXPECT_EQ(authors[0].given, "");
+  EXPECT_EQ(authors[1].family, "van der Berg");
+  EXPECT_EQ(authors[1].given, "Jan");
+  EXPECT_EQ(authors[2].family, "Smith");
+  EXPECT_EQ(authors[2].given, "John, Jr.");
+  EXPECT_EQ(authors[3].family, "van Beethoven") << "a tie separates words";
+  EXPECT_EQ(authors[4].family, "Collaboration");
+  EXPECT_EQ(stored(records[0]).authors[0].family, "ATLAS Collaboration");
+}
+
+TEST(BibtexReader, BiblatexDateJournaltitleKeywordsAndIdentifiers) {
+  TempDir dir;
+  const auto records = read(dir,
+                            "@online{Aaboud:2017bzv,\n"
+                            "  title = {Jets},\n"
+                            "  date = {2014-05-02},\n"
+                            "  year = {1999},\n"
+                            "  journaltitle = {Eur. Phys. J.},\n"
+                            "  journal = {Not this one},\n"
+                            "  keywords = {Quark-gluon plasma,Jets; heavy ions},\n"
+                            "  doi = {https://doi.org/10.1140/EPJC/s10052-017-4915-5},\n"
+                            "  eprint = {1702.00674v2}, eprinttype = {arxiv},\n"
+                            "  pmid = {12345678},\n"
+                            "  abstract = {Jets.}\n"
+                            "}\n"
+                            "@inproceedings{conf, booktitle = {Proc. of X}, eprint = {1111.2222},"
+                            " archivePrefix = {arXiv}, abstract = {Conf.}}\n"
+                            "@article{plain, eprint = {not-arxiv}, abstract = {Plain.}}\n");
+  ASSERT_EQ(records.size(), 3u);
+  const Abstract a = stored(records[0]);
+  EXPECT_EQ(a.year, 2014) << "date over year";
+  EXPECT_EQ(a.month, 5);
+  EXPECT_EQ(a.day, 2);
+  EXPECT_EQ(a.venue, "Eur. Phys. J.");
+  EXPECT_EQ(a.categories, (std::vector<std::string>{"Quark-gluon plasma", "Jets", "heavy ions"}));
+  EXPECT_EQ(a.doi, "10.1140/epjc/s10052-017-4915-5");
+  EXPECT_EQ(a.arxiv_id, "1702.00674");
+  EXPECT_EQ(a.pmid, "12345678");
+  EXPECT_EQ(a.citation_key, "Aaboud:2017bzv");
+  EXPECT_EQ(a.id, "10.1140/epjc/s10052-017-4915-5") << "the DOI first";
+  const Abstract conf = stored(records[1]);
+  EXPECT_EQ(conf.venue, "Proc. of X");
+  EXPECT_EQ(conf.arxiv_id, "1111.2222");
+  EXPECT_EQ(conf.id, "1111.2222");
+  const Abstract plain = stored(records[2]);
+  EXPECT_EQ(plain.arxiv_id, "") << "an eprint of no known type";
+  EXPECT_EQ(plain.id, "plain") << "the citation key, without a DOI, arXiv id or PMID";
+}
+
+TEST(BibtexReader, EntriesWithoutAnAbstractAreSkippedAndCounted) {
+  TempDir dir;
+  write_file(dir / "refs.bib",
+             "@article{a, title = {No abstract}}\n"
+             "@article{b, abstract = {}}\n"
+             "@article{c, abstract = {  }}\n"
+             "@article{d, abstract = {Here.}}\n");
+  auto reader = Reader::open(dir / "refs.bib");
+  std::vector<Record> records;
+  while (auto r = reader->next()) records.push_back(std::move(*r));
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].fields.citation_key, "d");
+  EXPECT_EQ(reader->skipped(), 3u);
+}
+
+// A malformed entry is an error on the file's line; nothing is returned after it.
+TEST(BibtexReader, MalformedEntryIsAnErrorOnItsLine) {
+  TempDir dir;
+  struct Case {
+    std::string content;
+    std::uint32_t line;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {"@article{a, abstract = {A.}}\n\n@article{b,\n  title = {x}\n  abstract = {y}\n}\n", 5,
+       "syntax error"},
+      {"@article{a, abstract = {A.}}\n@article{b,\n  title = {never closed,\n  abstract = {y}\n", 2,
+       "never ends"},
+      {"@article{a, abstract = {A.}}\n@article\n\n  = {x}\n", 4, "not followed by"},
+      {"@article{a, abstract = {A.}}\n@{b, abstract = {y}}\n", 2, "entry type"},
+      {"@article{a, title = x y, abstract = {A.}}\n", 1, "syntax error"},
+      {"@article{a, abstract = {A.}}\n@article{b,\n  title = 'x', abstract = {y}}\n", 3,
+       "''' outside a value"},
+      {"@article{b, title = \x7f{x}, abstract = {y}}\n", 1, "byte 0x7f outside a value"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.content);
+    auto e = read_error(dir, c.content);
+    if (!e) continue;
+    EXPECT_EQ(e->line(), c.line) << e->what();
+    EXPECT_NE(std::string(e->what()).find("bad.bib:" + std::to_string(c.line) + ": "),
+              std::string::npos)
+        << e->what();
+    EXPECT_NE(std::string(e->what()).find(c.says), std::string::npos) << e->what();
+  }
+}
+
+TEST(BibtexReader, GzipReadsTheSame) {
+  TempDir dir;
+  const std::string content =
+      "% Zotero\n@article{k, author = {Bal\\'azs, C.}, abstract = {Diphoton.}}\n";
+  write_file(dir / "plain.bib", content);
+  const auto gzip =
+      abstracts::testing::run(std::filesystem::exists("/bin/gzip") ? "/bin/gzip" : "/usr/bin/gzip",
+                              {"-c", "-n", (dir / "plain.bib").string()});
+  ASSERT_EQ(gzip.status, 0) << gzip.err;
+  write_file(dir / "packed.bib.gz", gzip.out);
+  const auto records = read_all(dir / "packed.bib.gz");
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].raw_text, "Diphoton.");
+  EXPECT_EQ(records[0].line, 2u);
+  EXPECT_EQ(stored(records[0]).authors[0].family, "Balázs");
+}
+
+// Told by content: an '@word{' line among the first ones; the other formats
+// are told as before.
+TEST(BibtexReader, ToldByContent) {
+  TempDir dir;
+  write_file(dir / "refs.txt", "Some notes first\n\n  @Article{k, abstract = {A.}}\n");
+  EXPECT_EQ(Reader::open(dir / "refs.txt")->format(), Format::kBibtex);
+  write_file(dir / "corpus.bib",
+             "NeurIPS 2026 Papers\nAn abstract that mentions @home and {braces}.\n");
+  EXPECT_EQ(Reader::open(dir / "corpus.bib")->format(), Format::kAbstractsText);
+  write_file(dir / "refs.ris", "TY  - JOUR\nAB  - @article{x, is no BibTeX here}\nER  - \n");
+  EXPECT_EQ(Reader::open(dir / "refs.ris")->format(), Format::kRis);
+}
+
+}  // namespace
+}  // namespace abstracts::indexer
