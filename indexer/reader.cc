@@ -700,7 +700,9 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
   std::string venue;
   int year = 0;
   // "% Zotero export 2024" is no header: '%' and '@' start BibTeX's lines.
-  if (head.front() != '%' && head.front() != '@' && parse_header(head, venue, year)) return std::make_unique<TextReader>(std::move(src), std::move(venue), year);
+  if (head.front() != '%' && head.front() != '@' && parse_header(head, venue, year)) {
+    return std::make_unique<TextReader>(std::move(src), std::move(venue), year);
+  }
   // The other formats are told by their first lines, read ahead and given back.
   const std::uint32_t first_line = src->number();
   std::vector<Line> peeked{{first, first_line}};
