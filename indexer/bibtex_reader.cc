@@ -145,8 +145,6 @@ std::string plain(std::string_view value) {
 // "dec", "December", "12", "DEC 31" (Web of Science), "Jul-Aug" -> month (and
 // day); 0 where there is none.
 void parse_month(std::string_view text, int& month, int& day) {
-  static constexpr std::string_view kMonths[] = {"jan", "feb", "mar", "apr", "may", "jun",
-                                                 "jul", "aug", "sep", "oct", "nov", "dec"};
   month = day = 0;
   std::vector<std::string> words;
   std::string word;
@@ -162,9 +160,7 @@ void parse_month(std::string_view text, int& month, int& day) {
   if (words[0].find_first_not_of("0123456789") == std::string::npos && words[0].size() <= 2) {
     month = std::atoi(words[0].c_str());
   } else {
-    for (int m = 0; m < 12; ++m) {
-      if (words[0].starts_with(kMonths[m])) month = m + 1;
-    }
+    month = month_number(words[0]);
   }
   if (month != 0 && words.size() > 1 && words[1].size() <= 2 &&
       words[1].find_first_not_of("0123456789") == std::string::npos) {

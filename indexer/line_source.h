@@ -84,11 +84,14 @@ inline bool is_empty_text(std::string_view s) {
   return s.find_first_not_of(" \t\f\v\r\n") == std::string_view::npos;
 }
 
-// `s` without the spaces and tabs around it.
-inline std::string_view trim(std::string_view s) {
-  const auto b = s.find_first_not_of(" \t\f\v");
+// The white space of a value that may span lines (XML text, a name in a list).
+inline constexpr std::string_view kSpaceAndLineBreaks = " \t\r\n";
+
+// `s` without the characters of `space` around it (by default the blanks of a line).
+inline std::string_view trim(std::string_view s, std::string_view space = " \t\f\v") {
+  const auto b = s.find_first_not_of(space);
   if (b == std::string_view::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\f\v") - b + 1);
+  return s.substr(b, s.find_last_not_of(space) - b + 1);
 }
 
 // The items of a list written as one string ("hep-ph math.CO", "a, b; c"),

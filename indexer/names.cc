@@ -2,14 +2,10 @@
 
 #include <charconv>
 
+#include "indexer/line_source.h"
+
 namespace abstracts::indexer {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  const auto begin = s.find_first_not_of(" \t\r\n");
-  if (begin == std::string_view::npos) return {};
-  return s.substr(begin, s.find_last_not_of(" \t\r\n") - begin + 1);
-}
 
 std::vector<std::string_view> words(std::string_view s) {
   std::vector<std::string_view> out;
@@ -39,6 +35,14 @@ bool is_suffix(std::string_view w) {
 // "van", "der", "de", "la": a word of the family name's particle (BibTeX's "von" part).
 bool is_particle(std::string_view w) { return !w.empty() && w[0] >= 'a' && w[0] <= 'z'; }
 
+int number(std::string_view s) {
+  int n = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+  return ec == std::errc() && end == s.data() + s.size() ? n : -1;
+}
+
+}  // namespace
+
 int month_number(std::string_view name) {
   static constexpr std::string_view kMonths[] = {"jan", "feb", "mar", "apr", "may", "jun",
                                                  "jul", "aug", "sep", "oct", "nov", "dec"};
@@ -51,19 +55,12 @@ int month_number(std::string_view name) {
   return 0;
 }
 
-int number(std::string_view s) {
-  int n = 0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-  return ec == std::errc() && end == s.data() + s.size() ? n : -1;
-}
-
-}  // namespace
-
 Author parse_name(std::string_view name) {
-  name = trim(name);
+  name = trim(name, kSpaceAndLineBreaks);
   if (const auto comma = name.find(','); comma != std::string_view::npos) {
     // "Last, First" or "Last, Jr., First".
-    Author a{std::string(trim(name.substr(0, comma))), std::string(trim(name.substr(comma + 1)))};
+    Author a{std::string(trim(name.substr(0, comma), kSpaceAndLineBreaks)),
+             std::string(trim(name.substr(comma + 1), kSpaceAndLineBreaks))};
     return a;
   }
   auto w = words(name);
@@ -90,7 +87,7 @@ std::vector<Author> parse_name_list(std::string_view names) {
   std::string_view rest = names;
   while (!rest.empty()) {
     const auto and_at = rest.find(" and ");
-    std::string_view part = trim(rest.substr(0, and_at));
+    std::string_view part = trim(rest.substr(0, and_at), kSpaceAndLineBreaks);
     rest = and_at == std::string_view::npos ? std::string_view() : rest.substr(and_at + 5);
     const auto comma = part.find(',');
     if (comma != std::string_view::npos) {
@@ -103,7 +100,7 @@ std::vector<Author> parse_name_list(std::string_view names) {
     }
     while (!part.empty()) {
       const auto next = part.find(',');
-      std::string_view one = trim(part.substr(0, next));
+      std::string_view one = trim(part.substr(0, next), kSpaceAndLineBreaks);
       part = next == std::string_view::npos ? std::string_view() : part.substr(next + 1);
       if (one.empty()) continue;
       if (is_suffix(one) && !out.empty()) {  // "A. Smith, Jr., B. Jones"

@@ -22,6 +22,9 @@ Author parse_name(std::string_view name);
 // ("A. Smith, B. Jones and C. Wu").
 std::vector<Author> parse_name_list(std::string_view names);
 
+// The month a name starts with, in any case ("Apr", "april", "DEC"): 1-12, or 0.
+int month_number(std::string_view name);
+
 // A date: year, month and day (0 where unknown) from "2007-04-02", "2007-04",
 // "2007", "2007/04/02/" (RIS), "Mon, 2 Apr 2007 19:18:42 GMT" (RFC 2822, arXiv)
 // or "2 Apr 2007". False if no year in 1000-2999 is found.

@@ -47,11 +47,7 @@ std::string_view attribute(const XML_Char** attrs, std::string_view local) {
 }
 
 // `s` without the white space around it (XML text keeps its line breaks).
-std::string trimmed(std::string_view s) {
-  const auto begin = s.find_first_not_of(" \t\r\n");
-  if (begin == std::string_view::npos) return {};
-  return std::string(s.substr(begin, s.find_last_not_of(" \t\r\n") - begin + 1));
-}
+std::string trimmed(std::string_view s) { return std::string(trim(s, kSpaceAndLineBreaks)); }
 
 // True if `path` is `prefix` or lies below it; `rest` is then the part after
 // `prefix` ("" or "/Child/...").
