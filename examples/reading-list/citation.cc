@@ -1,6 +1,5 @@
 #include "citation.h"
 
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -155,13 +154,9 @@ std::string ris_record(const abstracts::Abstract& a, std::string_view location) 
   tag("T2", a.venue);
   if (a.year != 0) {
     tag("PY", std::to_string(a.year));
-    char date[16];
-    std::snprintf(date, sizeof date, "%04d/%02d/%02d/", a.year, a.month, a.day);
-    // RIS leaves an unknown month or day empty: "2007/04//", "2007///".
-    std::string d = date;
-    if (a.month == 0) d = std::to_string(a.year) + "///";
-    else if (a.day == 0) d = d.substr(0, 8) + "/";
-    tag("DA", d);
+    // RIS leaves an unknown month or day empty: "2007/04/02/", "2007/04//", "2007///".
+    auto part = [](int n) { return n == 0 ? std::string() : (n < 10 ? "0" : "") + std::to_string(n); };
+    tag("DA", std::to_string(a.year) + "/" + part(a.month) + "/" + part(a.month != 0 ? a.day : 0) + "/");
   }
   tag("DO", a.doi);
   tag("AB", a.text);

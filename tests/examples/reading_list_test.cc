@@ -27,6 +27,13 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 using Env = std::map<std::string, std::string>;
 
+// The "id" of every JSON line of `out`.
+std::vector<std::string> json_ids(const std::string& out) {
+  std::vector<std::string> ids;
+  for (const auto& line : lines(out)) ids.push_back(json::parse(line).at("id").get<std::string>());
+  return ids;
+}
+
 // The index of the bundled corpus, and a small one of abstracts full of
 // BibTeX specials, built once for all tests.
 class ReadingListTest : public ::testing::Test {
@@ -85,14 +92,6 @@ class ReadingListTest : public ::testing::Test {
     options.snippets = false;
     options.correct_spelling = false;
     return hit_ids(index().search(query, options));
-  }
-
-  // The "id" of every JSON line of `out`.
-  static std::vector<std::string> json_ids(const std::string& out) {
-    std::vector<std::string> ids;
-    for (const auto& line : lines(out))
-      ids.push_back(json::parse(line).at("id").get<std::string>());
-    return ids;
   }
 
   // The ids the list file holds, read as the format says.
@@ -791,12 +790,6 @@ class Issue18Export : public ::testing::Test {
     return run(READING_LIST_BIN,
                {"--index", index_.string(), "--list", (dir_ / "list.txt").string(), "export", "--format", format},
                sandbox_env(dir_.path()), dir_.path());
-  }
-
-  static std::vector<std::string> json_ids(const std::string& out) {
-    std::vector<std::string> ids;
-    for (const auto& line : lines(out)) ids.push_back(json::parse(line).at("id").get<std::string>());
-    return ids;
   }
 
   // Writes the export to a file, indexes it alone, and checks that each listed
