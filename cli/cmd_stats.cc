@@ -19,7 +19,8 @@ void add_stats_command(CLI::App& app, Context& ctx, int& status) {
                   "Count the abstracts by year (newest first), venue, category or author (most first)")
       ->check(CLI::IsMember({"year", "venue", "category", "author"}));
   cmd->add_option("--limit", args->limit, "With --by: print at most this many values (0: all)")
-      ->default_val(20);
+      ->default_val(20)
+      ->check(CLI::Range(0, 1000000000));
   cmd->fallthrough();
   cmd->callback([&ctx, &status, args] {
     Index index = Index::open(ctx.index_dir());

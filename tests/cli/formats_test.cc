@@ -211,6 +211,9 @@ TEST_F(Issue18, StatsByCountsAbstractsPerYearVenueCategoryAndAuthor) {
   r = abstracts({"stats", "--by", "journal"});
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(contains(r.err, "year,venue,category,author")) << r.err;
+  r = abstracts({"stats", "--by", "author", "--limit", "-1"});
+  EXPECT_EQ(r.status, 2) << "a negative limit is no limit: " << r.out;
+  EXPECT_TRUE(contains(r.err, "--limit")) << r.err;
 }
 
 TEST(Issue18StatsBy, AnIndexWithoutTheFieldCountsNothingAndExitsOne) {
