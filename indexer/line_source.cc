@@ -49,7 +49,8 @@ bool LineSource::next(std::string& line) {
     return true;
   }
   const bool first_piece = !continues_;
-  line.swap(carry_);
+  // assign, not swap: `line` keeps its buffer, so a line costs no allocation.
+  line.assign(carry_);
   carry_.clear();
   bool any = !line.empty(), piece = false;
   while (true) {
