@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <xapian.h>
@@ -59,14 +60,17 @@ class DatabasePool {
       Lease db(*this);
       const auto deadline = std::chrono::steady_clock::now() + kRetryFor;
       auto past_deadline = [&] { return std::chrono::steady_clock::now() >= deadline; };
-      bool reopen_whole = false;
+      bool reopen_whole = false, reconnected = false;
       while (true) {
         std::exception_ptr damage;
         try {
           db.catch_up(reopen_whole);
           return f(*db, db.stored());
         } catch (const Xapian::NetworkError& e) {
-          leave_out(e);  // throws unless partial answers are allowed
+          // xapian-tcpsrv closes a connection idle for a minute: connect again,
+          // once. A shard that fails again, or that is too slow, is left out.
+          if (reconnected || std::string_view(e.get_type()) == "NetworkTimeoutError") leave_out(e);
+          reconnected = true;
           reopen_whole = true;
           continue;
         } catch (const Xapian::DatabaseModifiedError&) {

@@ -160,7 +160,7 @@ std::optional<Abstract> Index::get(std::string_view id) const {
     std::string term = schema::id_term(id);
     auto it = db.postlist_begin(term);
     if (it == db.postlist_end(term)) return std::nullopt;
-    return schema::stored_abstract(db.get_document(*it), stored);
+    return schema::stored_abstract(db.get_document(*it), *it, stored);
   });
 }
 
