@@ -46,6 +46,8 @@ class DatabasePool {
   const std::filesystem::path& dir() const { return dir_; }
   // True for a cluster: its queries run phrases on Xapian's positions.
   bool is_cluster() const { return cluster_.has_value(); }
+  // The cluster file's shards (none for an index directory).
+  std::vector<cluster::Member> shards() const { return cluster_ ? cluster_->shards : std::vector<cluster::Member>{}; }
 
   // Runs `f(Xapian::Database&, const compression::Decompressor&)` with a handle
   // of its own and the decompressor of its stored abstracts, and returns what `f`
