@@ -97,6 +97,16 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       r.ranking = query::best_hits(db, enquire, r.asked, query::count_user_words(r.asked), ranking,
                                    options.offset, options.limit, decider,
                                    query::check_at_least(db, options));
+      Xapian::MultiValueKeyMaker date_then_id;
+      if (options.sort == SortOrder::kDate && r.ranking.mset.get_max_possible() == 0 && !r.ranking.hits.empty()) {
+        // Filters only, every hit weighs 0: newest first, then by id, which one
+        // index and the shards of a cluster order alike (not by document number).
+        date_then_id.add_value(schema::kDateSlot, true);
+        date_then_id.add_value(schema::kIdSlot);
+        enquire.set_sort_by_key(&date_then_id, false);
+        r.ranking = query::best_hits(db, enquire, r.asked, 0, ranking, options.offset, options.limit, decider,
+                                     query::check_at_least(db, options));
+      }
       if (keep != nullptr && r.ranking.rescored) {
         keep->push_back("proximity: the " + std::to_string(options.ranking.proximity_depth) +
                         " best hits scored up by how much of the query one stretch of " +

@@ -79,6 +79,8 @@ Proximity::Proximity(const Xapian::Database& db, const Xapian::Query& query, uns
     total_ += word.weight;
     words_.push_back(std::move(word));
   }
+  for (std::size_t k = 0; k < terms_.size(); ++k) by_term_.push_back(k);
+  std::sort(by_term_.begin(), by_term_.end(), [&](std::size_t a, std::size_t b) { return terms_[a] < terms_[b]; });
 }
 
 std::vector<double> Proximity::coverage(const std::vector<Xapian::docid>& docs) const {
@@ -87,19 +89,21 @@ std::vector<double> Proximity::coverage(const std::vector<Xapian::docid>& docs) 
   std::vector<std::size_t> order(docs.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return docs[a] < docs[b]; });
-  std::vector<Xapian::PostingIterator> postings;
-  for (const auto& term : terms_) postings.push_back(db_.postlist_begin(term));
-  Xapian::ValueIterator values = db_.valuestream_begin(schema::kPositionsSlot);
-  const Xapian::ValueIterator no_value = db_.valuestream_end(schema::kPositionsSlot);
+  // Each hit's own term list and positions value: on the shards of a cluster a
+  // posting list would come over the network whole (a message per posting),
+  // and a value stream document by document anyway.
   std::vector<bool> present(terms_.size());
   for (std::size_t i : order) {
     const Xapian::docid did = docs[i];
-    for (std::size_t t = 0; t < terms_.size(); ++t) {
-      if (postings[t] != Xapian::PostingIterator()) postings[t].skip_to(did);
-      present[t] = postings[t] != Xapian::PostingIterator() && *postings[t] == did;
+    auto t = db_.termlist_begin(did);
+    for (std::size_t k = 0; k < terms_.size(); ++k) present[k] = false;
+    for (std::size_t k : by_term_) {  // terms in ascending order, as a term list is
+      if (t == db_.termlist_end(did)) break;
+      t.skip_to(terms_[k]);
+      present[k] = t != db_.termlist_end(did) && *t == terms_[k];
     }
-    if (values != no_value) values.skip_to(did);
-    if (values != no_value && values.get_docid() == did) out[i] = coverage(*values, present);
+    const std::string value = db_.get_document(did).get_value(schema::kPositionsSlot);
+    if (!value.empty()) out[i] = coverage(value, present);
   }
   return out;
 }

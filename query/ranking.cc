@@ -58,8 +58,14 @@ Ranking best_hits(const Xapian::Database& db, const Xapian::Enquire& enquire, co
                   const Xapian::MatchDecider* checks, Xapian::doccount check_at_least) {
   if (r.proximity_weight <= 0 || r.proximity_depth == 0 || r.proximity_min_words == 0 ||
       user_words < r.proximity_min_words) {
-    return as_ranking(enquire.get_mset(static_cast<Xapian::doccount>(offset), static_cast<Xapian::doccount>(limit),
-                                       check_at_least, nullptr, checks));
+    // At least one hit even for a count: Xapian 1.4 crashes (SIGSEGV in
+    // get_mset) asked for none of "a XOR b" on several databases, one without
+    // `a` (the shards of a cluster).
+    Ranking ranked = as_ranking(enquire.get_mset(static_cast<Xapian::doccount>(offset),
+                                            static_cast<Xapian::doccount>(std::max<std::size_t>(limit, 1)),
+                                            check_at_least, nullptr, checks));
+    if (ranked.hits.size() > limit) ranked.hits.resize(limit);
+    return ranked;
   }
   const auto wanted = std::max<std::size_t>(r.proximity_depth, offset + limit);
   Ranking ranking =

@@ -6,6 +6,7 @@
 
 #include "engine/analysis/stop_words.h"
 #include "engine/schema.h"
+#include "query/ranking.h"
 
 namespace abstracts::query {
 namespace {
@@ -31,12 +32,19 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t ma
   return d[a.size()][b.size()];
 }
 
-// How `term` is written in some abstract that has it, folded ("attent" -> "attention").
+// How `term` is written in the abstract that has it most (by BM25, then id),
+// folded ("attent" -> "attention"). Not simply the first abstract with it,
+// which would depend on document numbers, which the shards of a cluster give
+// differently from one index.
 std::string surface_of(const Xapian::Database& db, const compression::Decompressor& stored,
                        const std::string& term, const analysis::Analyzer& analyzer) {
-  auto it = db.postlist_begin(term);
-  if (it == db.postlist_end(term)) return {};
-  Abstract a = schema::stored_abstract(db.get_document(*it), *it, stored);
+  Xapian::Enquire enquire(db);
+  enquire.set_query(Xapian::Query(term));
+  enquire.set_weighting_scheme(bm25(RankingOptions{}));
+  order_ties_by_id(enquire);
+  const Xapian::MSet best = enquire.get_mset(0, 1);
+  if (best.empty()) return {};
+  Abstract a = schema::stored_abstract(best.begin().get_document(), *best.begin(), stored);
   for (const std::string* text : {&a.title, &a.text}) {
     for (const auto& t : analyzer.tokenize(*text)) {
       if (t.term == term) return analysis::Analyzer::fold(text->substr(t.begin, t.end - t.begin));
