@@ -99,13 +99,20 @@ Index Context::open_index() const {
       throw Error("could not index the bundled corpus", "see the errors above");
     }
   }
-  return Index::open(dir);
+  OpenOptions options;
+  options.allow_partial = allow_partial;
+  options.on_shard_left_out = [](const ShardUnavailable& e) {
+    std::cerr << "warning: " << escape_controls(e.what()) << "; searching the other shards\n";
+  };
+  return Index::open(dir, options);
 }
 
 void print_error(const std::exception& e) {
   std::cerr << "error: " << escape_controls(e.what()) << '\n';
   if (const auto* ae = dynamic_cast<const Error*>(&e); ae != nullptr && !ae->hint().empty()) {
     std::cerr << "hint: " << escape_controls(ae->hint()) << '\n';
+  } else if (dynamic_cast<const ShardUnavailable*>(&e) != nullptr) {
+    std::cerr << "hint: start the shard's xapian-tcpsrv, or add --allow-partial to search the shards that answer\n";
   }
 }
 
@@ -138,14 +145,14 @@ std::string count_of(std::size_t n, const char* noun) {
   return std::to_string(n) + ' ' + noun + (n == 1 ? "" : "s");
 }
 
-std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& paths, bool quiet) {
+std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& paths, bool quiet, const Shard& shard) {
   std::vector<fs::path> inputs(paths.begin(), paths.end());
   if (inputs.empty()) inputs.push_back(ctx.corpus_dir());
   auto dir = ctx.index_dir();
   std::error_code ec;
   const bool first_run = !fs::exists(dir, ec);
-  std::optional<Writer> writer = Writer::open(dir);
-  std::size_t files = 0, changed = 0, abstracts = 0, removed = 0, skipped = 0, failed = 0, gone = 0;
+  std::optional<Writer> writer = Writer::open(dir, WriterOptions{shard});
+  std::size_t files = 0, changed = 0, abstracts = 0, removed = 0, skipped = 0, failed = 0, gone = 0, others = 0;
   ProgressBar bar(!quiet && isatty(STDERR_FILENO) != 0);
   IndexOptions options;
   options.on_file = [&](const FileReport& r) {
@@ -157,6 +164,7 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
     ++files;
     abstracts += r.abstracts;
     skipped += r.skipped;
+    others += r.other_shards;
     if (r.status == FileReport::Status::kIndexed) ++changed;
   };
   options.on_error = [&](const std::exception& e) {
@@ -186,6 +194,9 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
     if (gone > 0) std::cerr << count_of(gone, "file") << " gone, ";
     std::cerr << count_of(removed, "abstract") << " removed";
     if (skipped > 0) std::cerr << ", skipped " << count_of(skipped, "record") << " without an abstract";
+    if (shard.count != 0) {
+      std::cerr << ", left " << count_of(others, "abstract") << " to the other shards of " << shard.count;
+    }
     if (failed > 0) std::cerr << ", " << count_of(failed, "file") << " failed";
     std::cerr << '\n';
   }

@@ -13,6 +13,7 @@ namespace abstracts::cli {
 struct Context {
   std::string index_option;  // --index, "" if not given
   std::string color = "auto";
+  bool allow_partial = false;  // --allow-partial
 
   // The index directory: --index, else $ABSTRACTS_INDEX, else
   // $XDG_DATA_HOME/abstracts/index, else ~/.local/share/abstracts/index.
@@ -28,8 +29,9 @@ struct Context {
   // a terminal with NO_COLOR unset or empty and TERM not "dumb".
   bool use_color() const;
 
-  // Opens the index for reading. If the default index does not exist yet, it is
-  // first built from the bundled corpus (saying so on stderr).
+  // Opens the index (or cluster) for reading. If the default index does not
+  // exist yet, it is first built from the bundled corpus (saying so on stderr).
+  // A shard left out (--allow-partial) is named on stderr.
   Index open_index() const;
 };
 
@@ -47,10 +49,12 @@ std::string escape_controls(std::string_view text);
 // "1 abstract", "2 abstracts": `n` and the noun, plural unless n is 1.
 std::string count_of(std::size_t n, const char* noun);
 
-// Indexes the bundled corpus, or `paths`, into the index; prints a summary to
-// stderr unless `quiet`. Returns the number of files that failed. A first run
-// that indexed nothing (every file failed) leaves no index directory behind.
-std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& paths, bool quiet);
+// Indexes the bundled corpus, or `paths`, into the index (only the abstracts of
+// `shard`, if its count is not 0); prints a summary to stderr unless `quiet`.
+// Returns the number of files that failed. A first run that indexed nothing
+// (every file failed) leaves no index directory behind.
+std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& paths, bool quiet,
+                         const Shard& shard = {});
 
 }  // namespace abstracts::cli
 

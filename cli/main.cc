@@ -82,7 +82,10 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", ABSTRACTS_VERSION);
   app.require_subcommand(1);
   app.add_option("--index", ctx.index_option,
-                 "Index directory (default: $ABSTRACTS_INDEX, else ~/.local/share/abstracts/index)");
+                 "Index directory, or a cluster file listing shards (docs/scale-out.md) "
+                 "(default: $ABSTRACTS_INDEX, else ~/.local/share/abstracts/index)");
+  app.add_flag("--allow-partial", ctx.allow_partial,
+               "On a cluster, search the shards that answer when some do not (each is named on stderr)");
   app.add_option("--color", ctx.color, "Colour output: auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();

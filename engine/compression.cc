@@ -64,19 +64,36 @@ std::string Compressor::compress(std::string_view data) const {
 
 struct Decompressor::Impl {
   ZSTD_DCtx* context = nullptr;
-  ZSTD_DDict* dictionary = nullptr;
+  // By dictionary id; a frame written without a dictionary names id 0.
+  std::vector<std::pair<unsigned, ZSTD_DDict*>> dictionaries;
+
+  void add(std::string_view dictionary) {
+    if (dictionary.empty()) return;
+    ZSTD_DDict* d = ZSTD_createDDict(dictionary.data(), dictionary.size());
+    dictionaries.emplace_back(ZSTD_getDictID_fromDDict(d), d);
+  }
+  const ZSTD_DDict* for_frame(std::string_view stored) const {
+    if (dictionaries.size() == 1) return dictionaries[0].second;
+    const unsigned id = ZSTD_getDictID_fromFrame(stored.data(), stored.size());
+    for (const auto& [known, d] : dictionaries) {
+      if (known == id) return d;
+    }
+    return nullptr;
+  }
 };
 
 Decompressor::Decompressor(std::string_view dictionary) : impl_(std::make_unique<Impl>()) {
   impl_->context = ZSTD_createDCtx();
-  if (!dictionary.empty()) {
-    impl_->dictionary = ZSTD_createDDict(dictionary.data(), dictionary.size());
-    ZSTD_DCtx_refDDict(impl_->context, impl_->dictionary);
-  }
+  impl_->add(dictionary);
+}
+
+Decompressor::Decompressor(const std::vector<std::string>& dictionaries) : impl_(std::make_unique<Impl>()) {
+  impl_->context = ZSTD_createDCtx();
+  for (const auto& d : dictionaries) impl_->add(d);
 }
 
 Decompressor::~Decompressor() {
-  ZSTD_freeDDict(impl_->dictionary);
+  for (const auto& [id, d] : impl_->dictionaries) ZSTD_freeDDict(d);
   ZSTD_freeDCtx(impl_->context);
 }
 
@@ -86,7 +103,8 @@ std::string Decompressor::decompress(std::string_view stored) const {
   std::string out;
   if (size != ZSTD_CONTENTSIZE_ERROR && size != ZSTD_CONTENTSIZE_UNKNOWN) {
     out.resize(size);
-    n = ZSTD_decompressDCtx(impl_->context, out.data(), out.size(), stored.data(), stored.size());
+    n = ZSTD_decompress_usingDDict(impl_->context, out.data(), out.size(), stored.data(), stored.size(),
+                                   impl_->for_frame(stored));
   }
   if (ZSTD_isError(n) || n != size) {
     throw CorruptIndex("a stored abstract cannot be decompressed",

@@ -39,6 +39,9 @@ class Compressor {
 class Decompressor {
  public:
   explicit Decompressor(std::string_view dictionary);
+  // Reads what Compressors with any of `dictionaries` wrote: the shards of a
+  // cluster, each with its own. A zstd frame names its dictionary's id.
+  explicit Decompressor(const std::vector<std::string>& dictionaries);
   ~Decompressor();
   Decompressor(const Decompressor&) = delete;
   Decompressor& operator=(const Decompressor&) = delete;

@@ -14,4 +14,7 @@ InputError::InputError(const std::string& message, std::string file, std::size_t
                        std::string hint)
     : Error(message, std::move(hint)), file_(std::move(file)), line_(line) {}
 
+ShardUnavailable::ShardUnavailable(const std::string& message, std::string shard, std::string hint)
+    : Error(message, std::move(hint)), shard_(std::move(shard)) {}
+
 }  // namespace abstracts

@@ -18,7 +18,7 @@ namespace abstracts::schema {
 
 // Bumped whenever analysis or layout changes, so an old index is rebuilt
 // instead of silently answering with drifted terms.
-inline constexpr std::string_view kSchemaVersion = "10";
+inline constexpr std::string_view kSchemaVersion = "11";
 inline constexpr std::string_view kSchemaKey = "abstracts:schema";
 // The zstd dictionary the stored abstracts are compressed with (engine/compression.h);
 // absent when the index has none.
@@ -66,6 +66,9 @@ inline constexpr Xapian::valueno kPositionsSlot = 2;
 // The date, for sorting: sortable_serialise(year * 10000 + month * 100 + day),
 // unknown parts 0.
 inline constexpr Xapian::valueno kDateSlot = 3;
+// The id: hits of equal score are ordered by it (not by document number, which
+// differs between one index and the shards of a cluster).
+inline constexpr Xapian::valueno kIdSlot = 4;
 
 // Metadata key under which a source file's state is kept ("file:" + absolute path).
 inline constexpr std::string_view kFileKeyPrefix = "file:";

@@ -14,6 +14,7 @@
 
 #include "abstracts/error.h"
 #include "engine/analysis/analyzer.h"
+#include "engine/cluster.h"
 #include "engine/compression.h"
 #include "engine/layout.h"
 #include "engine/schema.h"
@@ -95,8 +96,9 @@ class ShardWorker {
  public:
   // A shard is scratch: a crash discards the whole build, so its commits need not
   // reach the disk (no fsync); the merged generation is synced as usual.
-  explicit ShardWorker(fs::path path)
+  ShardWorker(fs::path path, bool xapian_positions)
       : path_(std::move(path)),
+        xapian_positions_(xapian_positions),
         db_(path_.string(), Xapian::DB_CREATE | Xapian::DB_BACKEND_GLASS | Xapian::DB_NO_SYNC) {}
 
   void run(BatchQueue& queue) {
@@ -111,7 +113,7 @@ class ShardWorker {
         }
         for (const auto& record : batch.records) {
           Abstract a = make_abstract(record, batch.source, batch.venue, batch.year);
-          db_.add_document(make_document(a, record.fields.title.empty(), analyzer_, *compressor));
+          db_.add_document(make_document(a, record.fields.title.empty(), analyzer_, *compressor, xapian_positions_));
           if (db_.get_doccount() % kShardCommitEvery == 0) db_.commit();
         }
       }
@@ -130,6 +132,7 @@ class ShardWorker {
 
  private:
   fs::path path_;
+  bool xapian_positions_;
   Xapian::WritableDatabase db_;
   analysis::Analyzer analyzer_;
   std::exception_ptr error_;
@@ -187,7 +190,7 @@ void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers, const
 }  // namespace
 
 BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& files, const IndexOptions& options,
-                           const std::function<void(const InputError&)>& fail) {
+                           const Shard& shard, const std::function<void(const InputError&)>& fail) {
   const fs::path tmp = layout::make_temp_dir(dir);
   struct Cleanup {
     fs::path path;
@@ -201,7 +204,7 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
   std::vector<std::unique_ptr<ShardWorker>> workers;
   for (unsigned i = 0; i < threads; ++i) {
     workers.push_back(xapian_try(dir, [&] {
-      return std::make_unique<ShardWorker>(tmp / ("shard-" + std::to_string(i)));
+      return std::make_unique<ShardWorker>(tmp / ("shard-" + std::to_string(i)), shard.count != 0);
     }));
   }
   // Batch k goes to worker k % threads, so the same files make the same shards
@@ -246,8 +249,12 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
       state.hash = hash_file(f);
       auto reader = Reader::open(f);
       Batch batch{abs, reader->venue(), reader->year(), {}, dictionary};
-      std::size_t count = 0;
+      std::size_t count = 0, other_shards = 0;
       while (auto record = reader->next()) {
+        if (shard.count != 0 && cluster::shard_of(abstract_id(*record), shard.count) != shard.index) {
+          ++other_shards;
+          continue;
+        }
         if (sampling) {
           samples.push_back(schema::encode(make_abstract(*record, abs, reader->venue(), reader->year())));
           if (samples.size() == kDictionarySamples) {
@@ -279,6 +286,7 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
       report.path = abs;
       report.abstracts = count;
       report.skipped = reader->skipped();
+      report.other_shards = other_shards;
       if (options.on_file) options.on_file(report);
     } catch (const InputError& e) {
       failed_files.push_back(abs);
@@ -315,6 +323,7 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
 
     Xapian::WritableDatabase fresh(generation.string(), Xapian::DB_OPEN);
     fresh.set_metadata(std::string(schema::kSchemaKey), std::string(schema::kSchemaVersion));
+    if (shard.count != 0) fresh.set_metadata(std::string(cluster::kShardKey), cluster::to_string(shard));
     if (!dictionary->empty()) fresh.set_metadata(std::string(schema::kDictionaryKey), *dictionary);
     for (const auto& [abs, state] : indexed) fresh.set_metadata(schema::file_key(abs), schema::encode(state));
     fresh.commit();

@@ -27,13 +27,15 @@ struct BuiltGeneration {
 // `files`. This thread reads the files and hands batches of records to one worker
 // per thread (options.threads, or one per core), each of which analyses them into
 // its own shard; the shards are merged by Xapian compaction into the next
-// generation, which is published. Reports each file and the progress through
+// generation, which is published. Only the abstracts of `shard` are kept (all
+// if its count is 0), with Xapian positions. Reports each file and the progress through
 // `options`. A file that fails with InputError goes to `fail`, and none of its
 // abstracts is kept; if `fail` throws, reading stops there, and the files read
 // before it are built and published all the same. Xapian's errors become
 // abstracts::Error (engine/xapian_errors.h).
 BuiltGeneration bulk_build(const std::filesystem::path& dir, const std::vector<std::filesystem::path>& files,
-                           const IndexOptions& options, const std::function<void(const InputError&)>& fail);
+                           const IndexOptions& options, const Shard& shard,
+                           const std::function<void(const InputError&)>& fail);
 
 }  // namespace abstracts::indexer
 

@@ -21,6 +21,18 @@ constexpr Xapian::termcount kTitleExtraWdf = 2;
 
 }  // namespace
 
+std::string abstract_id(const Record& record) {
+  const Abstract& f = record.fields;
+  if (!f.id.empty()) return f.id;
+  // The source's own identifier when it has one, so the same paper read from
+  // two files (an arXiv listing and a BibTeX export) is one abstract.
+  for (std::string id : {schema::normalise_identifier("doi", f.doi), schema::normalise_identifier("arxiv", f.arxiv_id),
+                         schema::normalise_identifier("pmid", f.pmid), f.citation_key}) {
+    if (!id.empty() && id.size() <= schema::kMaxFieldBytes) return id;
+  }
+  return content_id(record.raw_text);
+}
+
 Abstract make_abstract(const Record& record, const std::string& source, const std::string& venue,
                        int year) {
   Abstract a = record.fields;
@@ -28,12 +40,7 @@ Abstract make_abstract(const Record& record, const std::string& source, const st
   a.doi = schema::normalise_identifier("doi", a.doi);
   a.arxiv_id = schema::normalise_identifier("arxiv", a.arxiv_id);
   a.pmid = schema::normalise_identifier("pmid", a.pmid);
-  // The source's own identifier when it has one, so the same paper read from
-  // two files (an arXiv listing and a BibTeX export) is one abstract.
-  for (const std::string* id : {&a.doi, &a.arxiv_id, &a.pmid, &a.citation_key}) {
-    if (a.id.empty() && !id->empty() && id->size() <= schema::kMaxFieldBytes) a.id = *id;
-  }
-  if (a.id.empty()) a.id = content_id(record.raw_text);
+  a.id = abstract_id(record);
   a.title = a.title.empty() ? derive_title(a.text) : display_text(a.title);
   // Names and venues carry LaTeX in BibTeX ("Bal\'azs", "\textendash").
   a.venue = display_text(a.venue);
@@ -58,8 +65,8 @@ Abstract make_abstract(const Record& record, const std::string& source, const st
   return a;
 }
 
-Xapian::Document make_document(const Abstract& a, bool title_in_text,
-                               const analysis::Analyzer& analyzer, const compression::Compressor& compressor) {
+Xapian::Document make_document(const Abstract& a, bool title_in_text, const analysis::Analyzer& analyzer,
+                               const compression::Compressor& compressor, bool xapian_positions) {
   using namespace schema;
   Xapian::Document doc;
   std::vector<positions::Posting> postings;
@@ -78,9 +85,13 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text,
     doc.add_term(t.term);
     postings.emplace_back(t.term, offset + t.position);
   }
+  if (xapian_positions) {
+    for (const auto& [term, position] : postings) doc.add_posting(term, position, 0);  // wdf counted above
+  }
   if (!postings.empty()) doc.add_value(kPositionsSlot, positions::encode(std::move(postings)));
 
   doc.add_boolean_term(id_term(a.id));
+  doc.add_value(kIdSlot, a.id);
   if (!a.venue.empty()) {
     doc.add_boolean_term(field_term(kVenuePrefix, analysis::Analyzer::fold(a.venue)));
     doc.add_boolean_term(field_term(kVenueFacetPrefix, a.venue));

@@ -22,12 +22,18 @@ namespace abstracts::indexer {
 Abstract make_abstract(const Record& record, const std::string& source, const std::string& venue,
                        int year);
 
+// The id make_abstract() gives the record's abstract, without the rest of its
+// work: what decides a shard (engine/cluster.h) before anything is analysed.
+std::string abstract_id(const Record& record);
+
 // The Xapian document of an abstract. `title_in_text` says whether the title is
 // part of the text already (derived titles are); if not, its words are indexed
 // as body words too, ahead of the text. The stored abstract is compressed with
-// `compressor`.
-Xapian::Document make_document(const Abstract& abstract, bool title_in_text,
-                               const analysis::Analyzer& analyzer, const compression::Compressor& compressor);
+// `compressor`. With `xapian_positions` the body terms' positions also go into
+// Xapian's position table, which a shard needs: there Xapian's OP_PHRASE and
+// OP_NEAR run inside xapian-tcpsrv (query/positional.h).
+Xapian::Document make_document(const Abstract& abstract, bool title_in_text, const analysis::Analyzer& analyzer,
+                               const compression::Compressor& compressor, bool xapian_positions = false);
 
 }  // namespace abstracts::indexer
 

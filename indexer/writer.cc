@@ -8,6 +8,7 @@
 
 #include "abstracts/error.h"
 #include "engine/analysis/analyzer.h"
+#include "engine/cluster.h"
 #include "engine/compression.h"
 #include "engine/layout.h"
 #include "engine/schema.h"
@@ -49,6 +50,8 @@ struct Writer::Impl {
   // With db's dictionary: to store abstracts, and to read where they came from.
   std::unique_ptr<compression::Compressor> compressor;
   std::unique_ptr<compression::Decompressor> stored;
+  // The part of the corpus this index holds ({0, 0}: all of it).
+  Shard shard;
   std::chrono::steady_clock::time_point last_commit = std::chrono::steady_clock::now();
   // Files to index again: abstracts they share with a file that let go of them
   // still name that file as their location (indexer/file_documents.h).
@@ -80,9 +83,18 @@ struct Writer::Impl {
     }
   }
 
+  // True if the record belongs in this index: always, unless it is a shard.
+  bool mine(const indexer::Record& record) const {
+    return shard.count == 0 || cluster::shard_of(indexer::abstract_id(record), shard.count) == shard.index;
+  }
+
+  Xapian::Document document(const Abstract& a, bool title_in_text) const {
+    return indexer::make_document(a, title_in_text, analyzer, *compressor, shard.count != 0);
+  }
+
   // Writes the abstract `a` of the file indexed as `abs` into `to`; returns its docid.
   Xapian::docid write(Xapian::WritableDatabase& to, const Abstract& a, bool title_in_text, const std::string& abs) {
-    auto doc = indexer::make_document(a, title_in_text, analyzer, *compressor);
+    auto doc = document(a, title_in_text);
     const std::string id_term = schema::id_term(a.id);
     indexer::keep_other_files(to, id_term, abs, doc);
     indexer::replace_same_paper(to, id_term, abs, doc);
@@ -120,6 +132,10 @@ struct Writer::Impl {
         abstracts = {};
         reader.reset();
         return index_large_file(file, abs, now);
+      }
+      if (!mine(*record)) {
+        ++report.other_shards;
+        continue;
       }
       bool title_in_text = record->fields.title.empty();
       abstracts.emplace_back(indexer::make_abstract(*record, abs, reader->venue(), reader->year()),
@@ -167,6 +183,10 @@ struct Writer::Impl {
     auto reader = indexer::Reader::open(file);
     std::vector<Xapian::docid> kept;
     while (auto record = reader->next()) {
+      if (!mine(*record)) {
+        ++report.other_shards;
+        continue;
+      }
       Abstract a = indexer::make_abstract(*record, abs, reader->venue(), reader->year());
       kept.push_back(write(copy, a, record->fields.title.empty(), abs));
       if (kept.size() % kCopyCommitEvery == 0) copy.commit();
@@ -272,7 +292,7 @@ struct Writer::Impl {
     });
 
     if (db.get_doccount() == 0 && !files.empty()) {
-      indexer::BuiltGeneration built = indexer::bulk_build(dir, files, options, fail);
+      indexer::BuiltGeneration built = indexer::bulk_build(dir, files, options, shard, fail);
       db.close();
       set_db(std::move(built.db));
       layout::remove_stale(dir);
@@ -332,7 +352,36 @@ Writer::~Writer() {
   }
 }
 
-Writer Writer::open(const fs::path& dir) {
+namespace {
+
+// Checks that `wanted` is the shard setting of the index `db` in `dir`, storing
+// it in a new, empty index.
+void agree_on_shard(Xapian::WritableDatabase& db, const fs::path& dir, const Shard& wanted) {
+  const std::string key(cluster::kShardKey);
+  const std::string stored = db.get_metadata(key);
+  const std::string asked = wanted.count == 0 ? "" : cluster::to_string(wanted);
+  if (stored == asked) return;
+  if (stored.empty() && db.get_doccount() == 0 && db.metadata_keys_begin(std::string(schema::kFileKeyPrefix)) ==
+                                                      db.metadata_keys_end(std::string(schema::kFileKeyPrefix))) {
+    db.set_metadata(key, asked);
+    db.commit();
+    return;
+  }
+  const std::string holds = stored.empty() ? "a whole corpus" : "shard " + stored;
+  throw Error("the index at " + dir.string() + " holds " + holds + ", not " +
+                  (asked.empty() ? std::string("a whole corpus") : "shard " + asked),
+              "a shard is written with the setting it was built with; build another in a new directory");
+}
+
+}  // namespace
+
+Writer Writer::open(const fs::path& dir, const WriterOptions& options) {
+  const Shard& shard = options.shard;
+  if (!(shard.count == 0 && shard.index == 0) &&
+      !(shard.index >= 1 && shard.index <= shard.count && shard.count <= cluster::kMaxShards)) {
+    throw Error("no shard " + std::to_string(shard.index) + " of " + std::to_string(shard.count) +
+                ": a shard is K of N, with 1 <= K <= N <= " + std::to_string(cluster::kMaxShards));
+  }
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
     throw IndexNotFound(dir.string() + " is not a directory", "give --index a directory");
@@ -355,6 +404,8 @@ Writer Writer::open(const fs::path& dir) {
     layout::remove_stale(dir);  // what a crashed bulk build left
     impl->set_db(Xapian::WritableDatabase(current.string(), Xapian::DB_OPEN | Xapian::DB_BACKEND_GLASS));
     schema::require_version(impl->db, dir);
+    agree_on_shard(impl->db, dir, shard);
+    impl->shard = shard;
     return Writer(std::move(impl));
   });
 }
@@ -389,8 +440,14 @@ std::string Writer::add(Abstract a) {
     const bool title_in_text = a.title.empty();  // a derived title is the text's first sentence
     // As a file's record is made an abstract: the same cleaning and id rule.
     const indexer::Record record{a, a.text, a.line};
+    if (!impl_->mine(record)) {
+      const std::string id = indexer::abstract_id(record);
+      throw Error("abstract " + id + " belongs to shard " +
+                  cluster::to_string({cluster::shard_of(id, impl_->shard.count), impl_->shard.count}) +
+                  ", not to this index, shard " + cluster::to_string(impl_->shard));
+    }
     const Abstract made = indexer::make_abstract(record, a.source, a.venue, a.year);
-    Xapian::Document doc = indexer::make_document(made, title_in_text, impl_->analyzer, *impl_->compressor);
+    Xapian::Document doc = impl_->document(made, title_in_text);
     indexer::replace_same_paper(impl_->db, schema::id_term(made.id), "", doc);
     impl_->db.replace_document(schema::id_term(made.id), doc);
     return made.id;

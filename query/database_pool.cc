@@ -1,5 +1,6 @@
 #include "query/database_pool.h"
 
+#include <cstdio>
 #include <string>
 #include <utility>
 
@@ -24,13 +25,111 @@ Xapian::Database open_database(const fs::path& dir) {
   return db;
 }
 
+// "did not answer within 1.5 s" for a timeout, else what Xapian says.
+std::string what_went_wrong(const Xapian::NetworkError& e, std::chrono::milliseconds timeout) {
+  if (std::string(e.get_type()) == "NetworkTimeoutError") {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", static_cast<double>(timeout.count()) / 1000);
+    return std::string("did not answer within ") + seconds + " s (the cluster file's timeout)";
+  }
+  std::string why = e.get_msg();
+  if (const char* detail = e.get_error_string(); detail != nullptr && *detail != '\0') why += std::string(" (") + detail + ")";
+  return "cannot be reached: " + why;
+}
+
 }  // namespace
 
-DatabasePool::DatabasePool(fs::path dir) : dir_(std::move(dir)) {
+DatabasePool::DatabasePool(fs::path dir, ShardPolicy policy) : dir_(std::move(dir)), policy_(std::move(policy)) {
+  if (cluster::is_cluster_file(dir_)) cluster_ = cluster::read_cluster_file(dir_);
   xapian_try(dir_, [&] { idle_.push_back(open_handle()); });
 }
 
+layout::StubVersion DatabasePool::version_now() const {
+  return cluster_ ? layout::StubVersion{} : layout::stub_version(dir_);
+}
+
+std::size_t DatabasePool::left_out_count() {
+  std::lock_guard lock(mutex_);
+  return left_out_.size();
+}
+
+void DatabasePool::leave_out(const cluster::Member& member, const std::string& why) {
+  const std::string name = member.name();
+  ShardUnavailable error("shard " + name + " of the cluster " + dir_.string() + " " + why, name);
+  if (!policy_.allow_partial) throw error;
+  {
+    std::lock_guard lock(mutex_);
+    if (!left_out_.insert(name).second) return;
+    if (left_out_.size() == cluster_->shards.size()) {
+      throw ShardUnavailable("no shard of the cluster " + dir_.string() + " answers (the last: " + name + " " + why + ")", name);
+    }
+  }
+  if (policy_.on_left_out) policy_.on_left_out(error);
+}
+
+void DatabasePool::leave_out(const Xapian::NetworkError& e) {
+  if (cluster_) {
+    const std::string context = e.get_context();  // "remote:tcp(HOST:PORT)"
+    for (const auto& m : cluster_->shards) {
+      if (m.kind == cluster::Member::Kind::kRemote && context == "remote:tcp(" + m.host + ":" + std::to_string(m.port) + ")") {
+        leave_out(m, what_went_wrong(e, cluster_->timeout));
+        return;
+      }
+    }
+  }
+  throw e;
+}
+
+DatabasePool::Handle DatabasePool::open_cluster_handle() {
+  Handle h;
+  h.left_out = left_out_count();
+  h.db = std::make_unique<Xapian::Database>();
+  std::vector<std::string> dictionaries;
+  std::set<unsigned> found;  // shard numbers
+  cluster::ShardSetting first;
+  const auto timeout = static_cast<unsigned>(cluster_->timeout.count());
+  for (const auto& m : cluster_->shards) {
+    {
+      std::lock_guard lock(mutex_);
+      if (left_out_.count(m.name()) != 0) continue;
+    }
+    Xapian::Database one;
+    try {
+      one = m.kind == cluster::Member::Kind::kRemote ? Xapian::Remote::open(m.host, m.port, timeout, timeout)
+                                                     : open_database(m.path);
+      schema::require_version(one, m.name());
+    } catch (const Xapian::NetworkError& e) {
+      leave_out(m, what_went_wrong(e, cluster_->timeout));
+      continue;
+    }
+    const auto setting = Shard::parse(one.get_metadata(std::string(cluster::kShardKey)));
+    auto refuse = [&](const std::string& why) {
+      return CorruptIndex(dir_.string() + ":" + std::to_string(m.line) + ": " + m.name() + " " + why,
+                          "each line of a cluster file names a shard built with `index --shard K/N`, one for each K");
+    };
+    if (!setting) throw refuse("is not a shard: it holds a whole corpus");
+    if (first.count == 0) first = *setting;
+    if (setting->count != first.count) {
+      throw refuse("is shard " + cluster::to_string(*setting) + ", of another cluster than shard " + cluster::to_string(first));
+    }
+    if (!found.insert(setting->index).second) throw refuse("is shard " + cluster::to_string(*setting) + " again");
+    dictionaries.push_back(schema::dictionary_of(one));
+    h.db->add_database(one);
+  }
+  if (found.size() + left_out_count() < first.count && !policy_.allow_partial) {
+    std::string missing;
+    for (unsigned k = 1; k <= first.count; ++k) {
+      if (found.count(k) == 0) missing += (missing.empty() ? "" : ", ") + cluster::to_string({k, first.count});
+    }
+    throw CorruptIndex("the cluster " + dir_.string() + " lacks shard " + missing,
+                       "add a line for each shard to the cluster file");
+  }
+  h.stored = std::make_unique<compression::Decompressor>(dictionaries);
+  return h;
+}
+
 DatabasePool::Handle DatabasePool::open_handle() {
+  if (cluster_) return open_cluster_handle();
   constexpr int kAttempts = 100;
   for (int attempt = 1;; ++attempt) {
     Handle h;
@@ -62,7 +161,7 @@ DatabasePool::Lease::~Lease() {
 }
 
 void DatabasePool::Lease::catch_up(bool whole) {
-  if (h_.db && !whole && h_.version == layout::stub_version(pool_.dir_)) {
+  if (h_.db && !whole && h_.version == pool_.version_now() && h_.left_out == pool_.left_out_count()) {
     h_.db->reopen();  // see what the writer committed since this handle last looked
   } else {
     h_ = pool_.open_handle();  // first use, or a new generation was published

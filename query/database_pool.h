@@ -1,32 +1,50 @@
 // The database handles of one index, pooled so that one Index can serve many
 // threads: a Xapian::Database is not safe to share between threads, so each call
-// borrows a handle of its own.
+// borrows a handle of its own. The index is a directory, or a cluster file
+// (engine/cluster.h) whose shards each handle opens together, as one database.
 #ifndef ABSTRACTS_QUERY_DATABASE_POOL_H_
 #define ABSTRACTS_QUERY_DATABASE_POOL_H_
 
 #include <chrono>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 #include <xapian.h>
 
 #include "abstracts/error.h"
+#include "engine/cluster.h"
 #include "engine/compression.h"
 #include "engine/layout.h"
 #include "engine/xapian_errors.h"
 
 namespace abstracts::query {
 
+// What a pool does about the shards of a cluster that do not answer.
+struct ShardPolicy {
+  // Leave them out and go on with the others, instead of throwing ShardUnavailable.
+  bool allow_partial = false;
+  // Told about each shard left out, once, on the thread that found it down.
+  std::function<void(const ShardUnavailable&)> on_left_out;
+};
+
 class DatabasePool {
  public:
-  // Opens one handle on the index in `dir` now, so that a missing or unreadable
-  // index fails here: IndexNotFound, CorruptIndex (another schema version).
-  explicit DatabasePool(std::filesystem::path dir);
+  // Opens one handle on the index in `dir` (a directory, or a cluster file) now,
+  // so that a missing or unreadable index fails here: IndexNotFound,
+  // CorruptIndex (another schema version, a bad cluster file, a database that
+  // is no shard, shards of different clusters), ShardUnavailable.
+  explicit DatabasePool(std::filesystem::path dir, ShardPolicy policy = {});
 
   const std::filesystem::path& dir() const { return dir_; }
+  // True for a cluster: its queries run phrases on Xapian's positions.
+  bool is_cluster() const { return cluster_.has_value(); }
 
   // Runs `f(Xapian::Database&, const compression::Decompressor&)` with a handle
   // of its own and the decompressor of its stored abstracts, and returns what `f`
@@ -47,6 +65,10 @@ class DatabasePool {
         try {
           db.catch_up(reopen_whole);
           return f(*db, db.stored());
+        } catch (const Xapian::NetworkError& e) {
+          leave_out(e);  // throws unless partial answers are allowed
+          reopen_whole = true;
+          continue;
         } catch (const Xapian::DatabaseModifiedError&) {
           if (past_deadline()) throw;
           reopen_whole = false;
@@ -87,6 +109,7 @@ class DatabasePool {
   struct Handle {
     std::unique_ptr<Xapian::Database> db;
     layout::StubVersion version;
+    std::size_t left_out = 0;  // shards left out when it was opened
     // Reads the stored abstracts; a generation's dictionary never changes.
     std::unique_ptr<compression::Decompressor> stored;
   };
@@ -116,10 +139,23 @@ class DatabasePool {
   // generation meanwhile removes the one the stub named: then the stub has
   // changed, and the new one is opened.
   Handle open_handle();
+  // Opens a handle on every shard of the cluster not left out.
+  Handle open_cluster_handle();
+  // The version of what dir_ names now (a cluster file's is constant).
+  layout::StubVersion version_now() const;
+  // Leaves out the shard that `e` names (Xapian's context, "remote:tcp(HOST:PORT)"),
+  // or throws ShardUnavailable when the policy does not allow it.
+  void leave_out(const Xapian::NetworkError& e);
+  // Leaves out `member`, or throws ShardUnavailable (saying `why`).
+  void leave_out(const cluster::Member& member, const std::string& why);
+  std::size_t left_out_count();
 
   std::filesystem::path dir_;
+  std::optional<cluster::ClusterFile> cluster_;
+  ShardPolicy policy_;
   std::mutex mutex_;
   std::vector<Handle> idle_;
+  std::set<std::string> left_out_;  // names of shards left out
 };
 
 }  // namespace abstracts::query

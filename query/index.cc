@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 using analysis::thread_analyzer;
 
 struct Index::Impl {
-  explicit Impl(fs::path dir) : pool(std::move(dir)) {}
+  Impl(fs::path dir, query::ShardPolicy policy) : pool(std::move(dir), std::move(policy)) {}
   query::DatabasePool pool;
 };
 
@@ -33,7 +33,9 @@ Index::Index(Index&&) noexcept = default;
 Index& Index::operator=(Index&&) noexcept = default;
 Index::~Index() = default;
 
-Index Index::open(const fs::path& dir) { return Index(std::make_unique<Impl>(dir)); }
+Index Index::open(const fs::path& dir, const OpenOptions& options) {
+  return Index(std::make_unique<Impl>(dir, query::ShardPolicy{options.allow_partial, options.on_shard_left_out}));
+}
 
 const fs::path& Index::path() const { return impl_->pool.dir(); }
 
@@ -50,6 +52,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
     query::ParserContext context;
     context.db = &db;
     context.deadline = &deadline;
+    context.xapian_positions = impl_->pool.is_cluster();
     query::AcronymLookup acronyms(db, analyzer);
     if (options.expand_acronyms) context.acronyms = &acronyms;
     query::Parser parser(analyzer, context);
@@ -82,6 +85,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       Xapian::Enquire enquire(db);
       enquire.set_query(r.query);
       enquire.set_weighting_scheme(query::bm25(options.ranking, &deadline));
+      query::order_ties_by_id(enquire);
       RankingOptions ranking = options.ranking;
       if (options.sort == SortOrder::kDate) {
         // Newest first; the score orders abstracts of one date. Proximity would

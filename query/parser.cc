@@ -184,7 +184,7 @@ class Grammar {
         ctx_(ctx),
         notes_(notes),
         rereadings_(rereadings),
-        values_(position_values(ctx.deadline)) {
+        values_(position_values(ctx.deadline, ctx.xapian_positions)) {
     drop_unmatched_closes();
     read_misplaced_operators_as_words(operators_as_words);
   }

@@ -49,6 +49,9 @@ struct ParserContext {
   // ("a AND b AND c" is one level), deeper than this. It bounds the parser's
   // recursion and Xapian's over the query it builds.
   std::size_t max_depth = 32;
+  // Phrases and NEAR as Xapian's OP_PHRASE and OP_NEAR, for the shards of a
+  // cluster (query/positional.h).
+  bool xapian_positions = false;
   // The search's time limit, which the position checks of phrases and proximity
   // groups keep to; none if null. Must outlive the query.
   const Deadline* deadline = nullptr;

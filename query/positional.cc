@@ -72,9 +72,11 @@ std::string describe_words(const Words& words) {
 
 class PositionValues {
  public:
-  explicit PositionValues(const Deadline* deadline) : deadline_(deadline) {}
+  PositionValues(const Deadline* deadline, bool xapian_positions)
+      : deadline_(deadline), xapian_positions_(xapian_positions) {}
 
   const Deadline* deadline() const { return deadline_; }
+  bool xapian_positions() const { return xapian_positions_; }
 
   // The value of abstract `did` if a check read it lately, else null.
   const std::string* find(Xapian::docid did) const {
@@ -104,18 +106,21 @@ class PositionValues {
   static constexpr std::size_t kKept = 64;
 
   const Deadline* deadline_;
+  bool xapian_positions_;
   std::vector<std::pair<Xapian::docid, std::string>> kept_;
   std::unordered_map<Xapian::docid, std::size_t> where_;  // into kept_
   std::size_t oldest_ = 0;
 };
 
-PositionValuesRef position_values(const Deadline* deadline) { return std::make_shared<PositionValues>(deadline); }
+PositionValuesRef position_values(const Deadline* deadline, bool xapian_positions) {
+  return std::make_shared<PositionValues>(deadline, xapian_positions);
+}
 
 // The spellings of one phrase, group or synonym, prepared for checking.
 class PositionCheck {
  public:
   PositionCheck(std::vector<Words> spellings, PositionValuesRef values)
-      : spellings_(std::move(spellings)), values_(values != nullptr ? std::move(values) : position_values(nullptr)) {
+      : spellings_(std::move(spellings)), values_(values != nullptr ? std::move(values) : position_values(nullptr, false)) {
     std::unordered_map<std::string, std::size_t> index;  // of words_
     for (const auto& s : spellings_) {
       Spelling prepared;
@@ -363,7 +368,24 @@ Xapian::Query ranking_query_once(const Words& words) {
 
 bool positional(const Words& words) { return words.terms.size() > 1; }
 
+// The check as Xapian's own operators: any of its spellings, each a term,
+// OP_PHRASE (in order) or OP_NEAR, over Xapian's position table.
+Xapian::Query xapian_check(const PositionCheck& check) {
+  std::vector<Xapian::Query> spellings;
+  for (const auto& s : check.spellings()) {
+    if (s.terms.size() == 1) {
+      spellings.emplace_back(s.terms[0]);
+    } else {
+      const auto op = s.order == WordOrder::kAny ? Xapian::Query::OP_NEAR : Xapian::Query::OP_PHRASE;
+      spellings.emplace_back(op, s.terms.begin(), s.terms.end(), s.window);
+    }
+  }
+  return spellings.size() == 1 ? spellings[0] : Xapian::Query(Xapian::Query::OP_OR, spellings.begin(), spellings.end());
+}
+
+// `ranking`, which ranks, filtered by `check` (OP_FILTER adds no weight).
 Xapian::Query filtered(const Xapian::Query& ranking, const PositionCheckRef& check) {
+  if (check->values().xapian_positions()) return Xapian::Query(Xapian::Query::OP_FILTER, ranking, xapian_check(*check));
   return Xapian::Query(Xapian::Query::OP_FILTER, ranking,
                        Xapian::Query((new PositionFilter(check))->release()));
 }
@@ -391,7 +413,7 @@ PositionChecks::PositionChecks(const Xapian::Database& db) : db_(db) {}
 PositionChecks::~PositionChecks() = default;
 
 void PositionChecks::defer(const PositionCheckRef& check) {
-  if (check == nullptr) return;
+  if (check == nullptr || check->values().xapian_positions()) return;
   check->deferred = true;
   auto filter = std::make_unique<PositionFilter>(check);
   filter->init(db_);
@@ -403,6 +425,30 @@ bool PositionChecks::operator()(const Xapian::Document& doc) const {
     if (!static_cast<PositionFilter&>(*c).verify(doc.get_docid())) return false;
   }
   return true;
+}
+
+bool is_xapian_position_check(const Xapian::Query& q) {
+  auto positional = [](const Xapian::Query& s) {
+    return s.get_type() == Xapian::Query::OP_PHRASE || s.get_type() == Xapian::Query::OP_NEAR;
+  };
+  if (positional(q)) return true;
+  if (q.get_type() != Xapian::Query::OP_OR) return false;
+  bool any = false;
+  for (std::size_t i = 0; i < q.get_num_subqueries(); ++i) {
+    const Xapian::Query s = q.get_subquery(i);
+    if (positional(s)) {
+      any = true;
+    } else if (s.get_type() != Xapian::Query::LEAF_TERM) {
+      return false;
+    }
+  }
+  return any;
+}
+
+std::size_t ranked_subqueries(const Xapian::Query& q) {
+  const std::size_t n = q.get_num_subqueries();
+  if (q.get_type() == Xapian::Query::OP_FILTER && n == 2 && is_xapian_position_check(q.get_subquery(1))) return 1;
+  return n;
 }
 
 std::string describe(const Xapian::Query& query) {

@@ -42,9 +42,14 @@ class Deadline;
 // query), and the positions values they read lately, so that the checks of
 // many phrases read an abstract's value once between them, not once each. The
 // query must run on one database.
+//
+// With `xapian_positions`, for the shards of a cluster (engine/cluster.h), the
+// checks are Xapian's own OP_PHRASE and OP_NEAR over its position table, which
+// shards keep: a PostingSource cannot run inside xapian-tcpsrv, nor a
+// MatchDecider on a remote database. The matches and the ranking are the same.
 class PositionValues;
 using PositionValuesRef = std::shared_ptr<PositionValues>;
-PositionValuesRef position_values(const Deadline* deadline);
+PositionValuesRef position_values(const Deadline* deadline, bool xapian_positions = false);
 
 // The abstracts with `words`, ranked like the AND of its terms (a word it
 // repeats weighs as often). Its check shares `values` (its own if null).
@@ -67,7 +72,8 @@ class PositionChecks : public Xapian::MatchDecider {
   ~PositionChecks() override;
 
   // Moves `check` (if any) here: its filter in the query passes everything
-  // from now on. Only for a check the query cannot match without.
+  // from now on. Only for a check the query cannot match without. A check
+  // that Xapian's positions run stays in the query.
   void defer(const PositionCheckRef& check);
   bool empty() const { return checks_.empty(); }
   std::size_t size() const { return checks_.size(); }
@@ -79,6 +85,16 @@ class PositionChecks : public Xapian::MatchDecider {
   Xapian::Database db_;
   std::vector<std::unique_ptr<Xapian::PostingSource>> checks_;  // the checks' filters
 };
+
+// True if `q` is the check of a phrase or group as Xapian's positions run it
+// (position_values() with xapian_positions): what an OP_FILTER over its words
+// filters by. Its terms repeat the words that rank, so walks over a query's
+// words (proximity, feedback's word count) leave it out.
+bool is_xapian_position_check(const Xapian::Query& q);
+
+// The number of subqueries of `q` that a walk over its words visits: all of
+// them, but not the xapian position check an OP_FILTER filters by.
+std::size_t ranked_subqueries(const Xapian::Query& q);
 
 // Xapian's description of `query`, with each positional filter shown as the
 // operator it stands for: "(agent NEAR 3 mice)", not the AND and filter that

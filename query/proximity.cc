@@ -8,6 +8,7 @@
 
 #include "engine/positions.h"
 #include "engine/schema.h"
+#include "query/positional.h"
 
 namespace abstracts::query {
 namespace {
@@ -27,7 +28,7 @@ std::vector<Spellings> collect_words(const Xapian::Query& query) {
   while (!todo.empty()) {
     const Xapian::Query q = std::move(todo.back());
     todo.pop_back();
-    std::size_t visit = q.get_num_subqueries();
+    std::size_t visit = ranked_subqueries(q);
     switch (q.get_type()) {
       case Xapian::Query::LEAF_TERM:
         if (auto terms = schema::word_terms(q); !terms.empty()) add({terms});

@@ -6,6 +6,7 @@
 #include "engine/schema.h"
 #include "query/deadline.h"
 #include "query/feedback.h"
+#include "query/positional.h"
 #include "query/proximity.h"
 #include "query/stopwords.h"
 
@@ -43,12 +44,14 @@ std::size_t count_user_words(const Xapian::Query& query) {
       if (schema::is_word_term(term)) words.insert(std::move(term));
       continue;
     }
-    std::size_t n = q.get_num_subqueries();
+    std::size_t n = ranked_subqueries(q);
     if (q.get_type() == Xapian::Query::OP_SYNONYM) n = std::min<std::size_t>(n, 1);  // the word as written
     for (std::size_t i = 0; i < n; ++i) todo.push_back(q.get_subquery(i));
   }
   return words.size();
 }
+
+void order_ties_by_id(Xapian::Enquire& enquire) { enquire.set_sort_by_relevance_then_value(schema::kIdSlot, false); }
 
 Ranking best_hits(const Xapian::Database& db, const Xapian::Enquire& enquire, const Xapian::Query& asked,
                   std::size_t user_words, const RankingOptions& r, std::size_t offset, std::size_t limit,
@@ -107,6 +110,7 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
   Xapian::Enquire first(db);
   first.set_query(query);
   first.set_weighting_scheme(bm25(r, deadline));
+  order_ties_by_id(first);
   const Ranking first_pass = best_hits(db, first, query, user_words, r, 0, r.feedback_docs, checks);
   if (deadline != nullptr) deadline->check();
   return with_feedback(db, query, first_pass.hits, words.size(), plain, r, notes, feedback, deadline);

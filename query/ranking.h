@@ -60,6 +60,10 @@ struct Ranking {
 // The hits of `mset`, in its order, with its weights as their scores.
 Ranking as_ranking(Xapian::MSet mset);
 
+// Orders hits of equal score by id, as one index and the shards of a cluster
+// (which number documents differently) both can.
+void order_ties_by_id(Xapian::Enquire& enquire);
+
 // Xapian's check_at_least for SearchOptions::count_matches_up_to.
 inline Xapian::doccount check_at_least(const Xapian::Database& db, const SearchOptions& options) {
   return static_cast<Xapian::doccount>(std::min<std::size_t>(options.count_matches_up_to, db.get_doccount()));

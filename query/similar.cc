@@ -43,7 +43,7 @@ SearchResults similar(Xapian::Database& db, const compression::Decompressor& sto
   Xapian::Enquire enquire(db);
   enquire.set_weighting_scheme(bm25(options.ranking));
   ExpandWords decider;
-  Xapian::ESet eset = enquire.get_eset(kSimilarTerms, rset, &decider);
+  Xapian::ESet eset = enquire.get_eset(kSimilarTerms, rset, Xapian::Enquire::USE_EXACT_TERMFREQ, &decider);
   std::vector<Xapian::Query> parts;
   std::vector<std::string> chosen;
   for (auto t = eset.begin(); t != eset.end(); ++t) {
@@ -55,6 +55,7 @@ SearchResults similar(Xapian::Database& db, const compression::Decompressor& sto
   query = Xapian::Query(Xapian::Query::OP_AND_NOT, query,
                         Xapian::Query(Xapian::Query::OP_OR, given.begin(), given.end()));
   enquire.set_query(query);
+  order_ties_by_id(enquire);
   Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(options.offset),
                                        static_cast<Xapian::doccount>(options.limit),
                                        check_at_least(db, options));

@@ -66,6 +66,18 @@ class InputError : public Error {
   std::size_t line_;
 };
 
+// A shard of a cluster (docs/scale-out.md) could not be reached, or did not
+// answer within the cluster's timeout. shard() names it as the cluster file
+// does ("10.0.0.2:33333", or a local shard's path).
+class ShardUnavailable : public Error {
+ public:
+  ShardUnavailable(const std::string& message, std::string shard, std::string hint = {});
+  const std::string& shard() const noexcept { return shard_; }
+
+ private:
+  std::string shard_;
+};
+
 }  // namespace abstracts
 
 #endif  // ABSTRACTS_ERROR_H_

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "abstracts/abstract.h"
+#include "abstracts/error.h"
 #include "abstracts/search.h"
 
 namespace abstracts {
@@ -48,6 +50,17 @@ struct AcronymEntry {
   bool used = false;
 };
 
+// How Index::open treats the shards of a cluster (docs/scale-out.md).
+struct OpenOptions {
+  // A shard that cannot be reached, or does not answer within the cluster's
+  // timeout, is left out and the others are searched (statistics, counts and
+  // scores are then those of the shards that answer). Unset: every call that
+  // meets such a shard throws ShardUnavailable.
+  bool allow_partial = false;
+  // Told about each shard left out, once, on the thread that found it down.
+  std::function<void(const ShardUnavailable&)> on_shard_left_out;
+};
+
 // A read-only view of an on-disk index.
 //
 // Thread-safe: one Index may serve searches from many threads at once (it keeps
@@ -57,9 +70,14 @@ struct AcronymEntry {
 // never make a reader fail. Every call throws CorruptIndex if it meets damage.
 class Index {
  public:
-  // Opens the index in `dir`. Throws IndexNotFound if there is none, and
-  // CorruptIndex if it cannot be read or was written by an incompatible version.
-  static Index open(const std::filesystem::path& dir);
+  // Opens the index in `dir`, or the cluster that the cluster file `dir` lists:
+  // shards built with Writer's WriterOptions::shard, served by xapian-tcpsrv or
+  // local, which every call searches as one index, with the same answers. Throws
+  // IndexNotFound if there is none; CorruptIndex if it cannot be read, was
+  // written by an incompatible version, or the cluster file is wrong (a bad
+  // line, a shard missing, a database that is no shard); ShardUnavailable if a
+  // shard cannot be reached (see `options`).
+  static Index open(const std::filesystem::path& dir, const OpenOptions& options = {});
 
   Index(Index&&) noexcept;
   Index& operator=(Index&&) noexcept;
@@ -95,6 +113,7 @@ class Index {
   // form first.
   std::vector<AcronymEntry> acronyms() const;
 
+  // The index directory or cluster file given to open().
   const std::filesystem::path& path() const;
 
  private:

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,7 @@ struct FileReport {
   std::size_t abstracts = 0;   // abstracts in the file
   std::size_t removed = 0;     // abstracts dropped from the index (gone from the file, or with it)
   std::size_t skipped = 0;     // records without an abstract (for BEIR: neither text nor title), left out
+  std::size_t other_shards = 0;  // abstracts that belong to the other shards (WriterOptions::shard), left out
 };
 
 // How far an index() call has got.
@@ -52,6 +54,24 @@ struct IndexOptions {
   unsigned threads = 0;
 };
 
+// Which part of a corpus an index holds (docs/scale-out.md).
+struct Shard {
+  unsigned index = 0;  // 1-based; 0: the whole corpus
+  unsigned count = 0;  // shards in all, at most 4096
+  bool operator==(const Shard&) const = default;
+  // "K/N" (as `index --shard` takes it), or nullopt unless 1 <= K <= N <= 4096.
+  static std::optional<Shard> parse(std::string_view text);
+};
+
+struct WriterOptions {
+  // Keep only the abstracts whose id hashes to this shard, so that each of
+  // `count` machines can build its part of a cluster from the same files. The
+  // setting is stored in the index, whose positions then also go into Xapian's
+  // position table (for phrases run inside xapian-tcpsrv). Every Writer of the
+  // index must give the same setting.
+  Shard shard;
+};
+
 // The one writer of an index. Holds the index's write lock from open() until
 // destruction; a second Writer on the same index, in this or another process,
 // fails with IndexLocked.
@@ -68,8 +88,10 @@ struct IndexOptions {
 class Writer {
  public:
   // Opens (creating if needed) the index in `dir`. Throws IndexLocked if another
-  // writer holds it, CorruptIndex if it cannot be read.
-  static Writer open(const std::filesystem::path& dir);
+  // writer holds it, CorruptIndex if it cannot be read, Error if options.shard is
+  // out of range or not the setting the index was built with (a shard given for
+  // an index of a whole corpus, or none for a shard).
+  static Writer open(const std::filesystem::path& dir, const WriterOptions& options = {});
 
   Writer(Writer&&) noexcept;
   Writer& operator=(Writer&&) noexcept;
@@ -109,7 +131,8 @@ class Writer {
   // an arXiv id without version). If id is empty it is the DOI, else the arXiv
   // id, PMID or citation key, else derived from the text with content_id(); an
   // empty title is derived from the text. Visible to readers after commit().
-  // Returns the id.
+  // Returns the id. Throws Error if the index is a shard and the id belongs to
+  // another one.
   std::string add(Abstract abstract);
 
   // Removes the abstract with this id. Returns false if there was none.
