@@ -1299,18 +1299,24 @@ TEST_F(Issue19Cluster, BadClusterFileLineIsAnErrorNamingFileAndLine) {
                                         "remote 127.0.0.1",
                                         "remote 127.0.0.1:notaport",
                                         "auto"};
+  // The bad line third, after a comment and a good shard, and alone on line 1.
   for (const auto& line : bad) {
-    SCOPED_TRACE(line);
-    write_file(dir / "cluster.txt",
-               "# one good shard, then a bad line\nauto shard\n" + line + "\n");
-    r = run_on(dir / "cluster.txt", {"search", "learning"}, dir.path());
-    EXPECT_FALSE(r.timed_out) << said(r);
-    EXPECT_EQ(r.status, 2) << said(r);
-    EXPECT_TRUE(r.err.starts_with("error:")) << said(r);
-    EXPECT_TRUE(contains(r.err, "cluster.txt")) << "the file is not named: " << said(r);
-    EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(cluster\.txt:3\b|line 3\b)")))
-        << "line 3 is not named: " << said(r);
-    EXPECT_EQ(r.out, "");
+    for (const auto& [text, at] :
+         {std::pair{"# one good shard, then a bad line\nauto shard\n" + line + "\n", 3},
+          std::pair{line + "\n", 1}}) {
+      SCOPED_TRACE(text);
+      write_file(dir / "cluster.txt", text);
+      r = run_on(dir / "cluster.txt", {"search", "learning"}, dir.path());
+      EXPECT_FALSE(r.timed_out) << said(r);
+      EXPECT_EQ(r.status, 2) << said(r);
+      EXPECT_TRUE(r.err.starts_with("error:")) << said(r);
+      EXPECT_TRUE(contains(r.err, "cluster.txt")) << "the file is not named: " << said(r);
+      const auto n = std::to_string(at);
+      EXPECT_TRUE(
+          std::regex_search(r.err, std::regex("cluster\\.txt:" + n + "\\b|line " + n + "\\b")))
+          << "line " << n << " is not named: " << said(r);
+      EXPECT_EQ(r.out, "");
+    }
   }
   EXPECT_FALSE(fs::exists(marker)) << "a cluster file line ran a program";
   // The same file with its good lines only is a cluster of one shard.
