@@ -64,21 +64,11 @@ std::string Compressor::compress(std::string_view data) const {
 
 struct Decompressor::Impl {
   ZSTD_DCtx* context = nullptr;
-  // By dictionary id; a frame written without a dictionary names id 0.
-  std::vector<std::pair<unsigned, ZSTD_DDict*>> dictionaries;
+  // One per database; null for one without a dictionary.
+  std::vector<ZSTD_DDict*> dictionaries;
 
   void add(std::string_view dictionary) {
-    if (dictionary.empty()) return;
-    ZSTD_DDict* d = ZSTD_createDDict(dictionary.data(), dictionary.size());
-    dictionaries.emplace_back(ZSTD_getDictID_fromDDict(d), d);
-  }
-  const ZSTD_DDict* for_frame(std::string_view stored) const {
-    if (dictionaries.size() == 1) return dictionaries[0].second;
-    const unsigned id = ZSTD_getDictID_fromFrame(stored.data(), stored.size());
-    for (const auto& [known, d] : dictionaries) {
-      if (known == id) return d;
-    }
-    return nullptr;
+    dictionaries.push_back(dictionary.empty() ? nullptr : ZSTD_createDDict(dictionary.data(), dictionary.size()));
   }
 };
 
@@ -93,18 +83,20 @@ Decompressor::Decompressor(const std::vector<std::string>& dictionaries) : impl_
 }
 
 Decompressor::~Decompressor() {
-  for (const auto& [id, d] : impl_->dictionaries) ZSTD_freeDDict(d);
+  for (ZSTD_DDict* d : impl_->dictionaries) ZSTD_freeDDict(d);
   ZSTD_freeDCtx(impl_->context);
 }
 
-std::string Decompressor::decompress(std::string_view stored) const {
+std::string Decompressor::decompress(std::string_view stored, unsigned docid) const {
+  const auto& all = impl_->dictionaries;
+  const ZSTD_DDict* dictionary = all.empty() ? nullptr : all[docid == 0 ? 0 : (docid - 1) % all.size()];
   unsigned long long size = ZSTD_getFrameContentSize(stored.data(), stored.size());
   std::size_t n = ZSTD_CONTENTSIZE_ERROR;
   std::string out;
   if (size != ZSTD_CONTENTSIZE_ERROR && size != ZSTD_CONTENTSIZE_UNKNOWN) {
     out.resize(size);
     n = ZSTD_decompress_usingDDict(impl_->context, out.data(), out.size(), stored.data(), stored.size(),
-                                   impl_->for_frame(stored));
+                                   dictionary);
   }
   if (ZSTD_isError(n) || n != size) {
     throw CorruptIndex("a stored abstract cannot be decompressed",

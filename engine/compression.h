@@ -39,14 +39,19 @@ class Compressor {
 class Decompressor {
  public:
   explicit Decompressor(std::string_view dictionary);
-  // Reads what Compressors with any of `dictionaries` wrote: the shards of a
-  // cluster, each with its own. A zstd frame names its dictionary's id.
+  // Reads the stored abstracts of a Xapian database made of several (the
+  // shards of a cluster), each compressed with its own dictionary: the
+  // dictionaries of the databases in the order they were added. Xapian numbers
+  // such a database's documents in turn, so document d is in database
+  // (d - 1) % dictionaries.size().
   explicit Decompressor(const std::vector<std::string>& dictionaries);
   ~Decompressor();
   Decompressor(const Decompressor&) = delete;
   Decompressor& operator=(const Decompressor&) = delete;
 
-  std::string decompress(std::string_view stored) const;
+  // `stored` is the value of document `docid` (which only a Decompressor of
+  // several dictionaries needs).
+  std::string decompress(std::string_view stored, unsigned docid = 0) const;
 
  private:
   struct Impl;

@@ -48,8 +48,8 @@ void require_version(const Xapian::Database& db, const std::filesystem::path& di
                      "delete " + dir.string() + " and run `abstracts index` to rebuild it");
 }
 
-Abstract stored_abstract(const Xapian::Document& doc, const compression::Decompressor& stored) {
-  return decode(stored.decompress(doc.get_value(kStoredSlot)));
+Abstract stored_abstract(const Xapian::Document& doc, Xapian::docid docid, const compression::Decompressor& stored) {
+  return decode(stored.decompress(doc.get_value(kStoredSlot), docid));
 }
 
 std::string normalise_identifier(std::string_view scheme, std::string_view id) {

@@ -147,9 +147,11 @@ inline std::string dictionary_of(const Xapian::Database& db) {
 std::string encode(const Abstract& abstract);
 Abstract decode(std::string_view data);
 
-// The abstract `doc` stores, read with its index's decompressor. Throws
-// CorruptIndex when it cannot be read.
-Abstract stored_abstract(const Xapian::Document& doc, const compression::Decompressor& stored);
+// The abstract `doc`, document `docid` of its database, stores, read with the
+// database's decompressor. Throws CorruptIndex when it cannot be read. (On a
+// database of several, Xapian 1.4's Document::get_docid() is the document's
+// number in its own part, not `docid`.)
+Abstract stored_abstract(const Xapian::Document& doc, Xapian::docid docid, const compression::Decompressor& stored);
 
 // The state of an indexed file, kept in metadata to skip unchanged files.
 struct FileState {

@@ -168,7 +168,7 @@ void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers, const
       auto& db = workers[s]->db();
       for (auto p = db.postlist_begin(term); p != db.postlist_end(term); ++p) {
         const Xapian::Document doc = db.get_document(*p);
-        Abstract a = schema::stored_abstract(doc, stored);
+        Abstract a = schema::stored_abstract(doc, doc.get_docid(), stored);
         list.push_back({s, *p, {file_order[a.source], a.line}});
         for (auto& f : file_terms(doc)) sources.insert(std::move(f));
       }

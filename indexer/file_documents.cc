@@ -81,7 +81,7 @@ FileRelease release_file_documents(Xapian::WritableDatabase& db, const std::stri
       ++out.removed;
       continue;
     }
-    if (schema::stored_abstract(doc, stored).source == abs) relocate_terms.insert(files.front());
+    if (schema::stored_abstract(doc, doc.get_docid(), stored).source == abs) relocate_terms.insert(files.front());
     doc.remove_term(term);
     db.replace_document(id, doc);
   }

@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <xapian.h>
@@ -45,6 +46,8 @@ class DatabasePool {
   const std::filesystem::path& dir() const { return dir_; }
   // True for a cluster: its queries run phrases on Xapian's positions.
   bool is_cluster() const { return cluster_.has_value(); }
+  // The cluster file's shards (none for an index directory).
+  std::vector<cluster::Member> shards() const { return cluster_ ? cluster_->shards : std::vector<cluster::Member>{}; }
 
   // Runs `f(Xapian::Database&, const compression::Decompressor&)` with a handle
   // of its own and the decompressor of its stored abstracts, and returns what `f`
@@ -59,14 +62,17 @@ class DatabasePool {
       Lease db(*this);
       const auto deadline = std::chrono::steady_clock::now() + kRetryFor;
       auto past_deadline = [&] { return std::chrono::steady_clock::now() >= deadline; };
-      bool reopen_whole = false;
+      bool reopen_whole = false, reconnected = false;
       while (true) {
         std::exception_ptr damage;
         try {
           db.catch_up(reopen_whole);
           return f(*db, db.stored());
         } catch (const Xapian::NetworkError& e) {
-          leave_out(e);  // throws unless partial answers are allowed
+          // xapian-tcpsrv closes a connection idle for a minute: connect again,
+          // once. A shard that fails again, or that is too slow, is left out.
+          if (reconnected || std::string_view(e.get_type()) == "NetworkTimeoutError") leave_out(e);
+          reconnected = true;
           reopen_whole = true;
           continue;
         } catch (const Xapian::DatabaseModifiedError&) {

@@ -32,7 +32,7 @@ void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, co
     Hit hit;
     hit.rank = ++rank;
     hit.score = score;
-    hit.abstract = schema::stored_abstract(it.get_document(), stored);
+    hit.abstract = schema::stored_abstract(it.get_document(), *it, stored);
     if (options.snippets) {
       hit.snippet = make_snippet(hit.abstract.text, terms, options.snippet_chars, analysis::thread_analyzer());
     }

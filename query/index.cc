@@ -5,6 +5,7 @@
 #include <xapian.h>
 
 #include "engine/analysis/analyzer.h"
+#include "engine/cluster.h"
 #include "engine/compression.h"
 #include "engine/schema.h"
 #include "query/acronym_table.h"
@@ -160,7 +161,7 @@ std::optional<Abstract> Index::get(std::string_view id) const {
     std::string term = schema::id_term(id);
     auto it = db.postlist_begin(term);
     if (it == db.postlist_end(term)) return std::nullopt;
-    return schema::stored_abstract(db.get_document(*it), stored);
+    return schema::stored_abstract(db.get_document(*it), *it, stored);
   });
 }
 
@@ -177,9 +178,20 @@ IndexStats Index::stats() const {
     for (auto t = db.allterms_begin(); t != db.allterms_end(); ++t) {
       if (schema::is_word_term(*t)) ++s.terms;
     }
+    // The files of the index, or of a cluster's local shards (a remote shard's
+    // are on its machine).
+    std::vector<fs::path> dirs{impl_->pool.dir()};
+    if (impl_->pool.is_cluster()) {
+      dirs.clear();
+      for (const auto& m : impl_->pool.shards()) {
+        if (m.kind == cluster::Member::Kind::kLocal) dirs.push_back(m.path);
+      }
+    }
     std::error_code ec;
-    for (const auto& e : fs::recursive_directory_iterator(impl_->pool.dir(), ec)) {
-      if (e.is_regular_file(ec)) s.size_bytes += e.file_size(ec);
+    for (const auto& dir : dirs) {
+      for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
+        if (e.is_regular_file(ec)) s.size_bytes += e.file_size(ec);
+      }
     }
     return s;
   });

@@ -36,7 +36,7 @@ std::string surface_of(const Xapian::Database& db, const compression::Decompress
                        const std::string& term, const analysis::Analyzer& analyzer) {
   auto it = db.postlist_begin(term);
   if (it == db.postlist_end(term)) return {};
-  Abstract a = schema::stored_abstract(db.get_document(*it), stored);
+  Abstract a = schema::stored_abstract(db.get_document(*it), *it, stored);
   for (const std::string* text : {&a.title, &a.text}) {
     for (const auto& t : analyzer.tokenize(*text)) {
       if (t.term == term) return analysis::Analyzer::fold(text->substr(t.begin, t.end - t.begin));

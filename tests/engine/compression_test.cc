@@ -32,6 +32,31 @@ std::vector<std::string> abstracts_like(std::size_t n) {
   return out;
 }
 
+// Issue 19: each shard of a cluster trains its own dictionary; one
+// Decompressor reads them all, document d of a multi-database with the
+// dictionary of its database, (d - 1) % n.
+TEST(Compression, OneDecompressorReadsTheDocumentsOfSeveralDatabases) {
+  auto samples = abstracts_like(compression::kMinSamples);
+  const std::string first = compression::train_dictionary(samples);
+  for (auto& s : samples) s = "Graph neural networks for molecules: " + s;
+  const std::string second = compression::train_dictionary(samples);
+  ASSERT_FALSE(first.empty());
+  ASSERT_FALSE(second.empty());
+  ASSERT_NE(first, second);
+  const std::string text = "We study sparse attention, case 12345, with Pokémon-style curricula.";
+  const std::vector<std::string> dictionaries{first, second, std::string()};
+  const compression::Decompressor all(dictionaries);
+  for (unsigned docid = 1; docid <= 6; ++docid) {
+    const std::string stored = compression::Compressor(dictionaries[(docid - 1) % 3]).compress(text);
+    EXPECT_EQ(all.decompress(stored, docid), text) << docid;
+    // Read with another database's dictionary, a frame that needs one is
+    // damage, not a garbled text.
+    if (docid % 3 != 0) {
+      EXPECT_THROW(all.decompress(stored, docid % 6 + 1), CorruptIndex) << docid;
+    }
+  }
+}
+
 TEST(Compression, RoundTripsWithAndWithoutADictionary) {
   const auto samples = abstracts_like(compression::kMinSamples);
   const std::string dictionary = compression::train_dictionary(samples);

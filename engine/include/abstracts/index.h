@@ -22,7 +22,7 @@ struct IndexStats {
   std::uint64_t abstracts = 0;   // documents in the index
   std::uint64_t files = 0;       // source files indexed
   std::uint64_t terms = 0;       // distinct searchable terms
-  std::uint64_t size_bytes = 0;  // on disk
+  std::uint64_t size_bytes = 0;  // on disk (for a cluster, its local shards only)
   double average_length = 0;     // terms per abstract
 };
 
