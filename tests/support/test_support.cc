@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -66,9 +68,15 @@ SpawnArgs::SpawnArgs(const std::string& program, const std::vector<std::string>&
   argv_.push_back(nullptr);
 }
 
-RunResult run(const std::string& program, const std::vector<std::string>& args,
-              const std::map<std::string, std::string>& env,
-              const std::filesystem::path& cwd, const std::string& input) {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Runs `program` as run() documents; with a deadline, kills it there.
+RunResult run_until(const std::string& program, const std::vector<std::string>& args,
+                    const std::map<std::string, std::string>& env,
+                    const std::filesystem::path& cwd, const std::string& input,
+                    std::optional<Clock::time_point> deadline) {
   SpawnArgs spawn_args(program, args, env);
   int in_pipe[2], out_pipe[2], err_pipe[2];
   if (pipe(in_pipe) != 0 || pipe(out_pipe) != 0 || pipe(err_pipe) != 0) {
@@ -114,7 +122,18 @@ RunResult run(const std::string& program, const std::vector<std::string>& args,
     if (out_open) fds.push_back({out_pipe[0], POLLIN, 0});
     if (err_open) fds.push_back({err_pipe[0], POLLIN, 0});
     if (in_pipe[1] >= 0) fds.push_back({in_pipe[1], POLLOUT, 0});
-    if (poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) break;
+    int wait_ms = -1;
+    if (deadline) {
+      auto left = std::chrono::ceil<std::chrono::milliseconds>(*deadline - Clock::now()).count();
+      if (left <= 0) {
+        // A child the program started may hold the pipes open: stop reading.
+        kill(pid, SIGKILL);
+        result.timed_out = true;
+        break;
+      }
+      wait_ms = static_cast<int>(left);
+    }
+    if (poll(fds.data(), fds.size(), wait_ms) < 0 && errno != EINTR) break;
     for (const auto& p : fds) {
       if (p.revents == 0) continue;
       if (p.fd == in_pipe[1]) {
@@ -142,6 +161,21 @@ RunResult run(const std::string& program, const std::vector<std::string>& args,
   }
   result.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
   return result;
+}
+
+}  // namespace
+
+RunResult run(const std::string& program, const std::vector<std::string>& args,
+              const std::map<std::string, std::string>& env,
+              const std::filesystem::path& cwd, const std::string& input) {
+  return run_until(program, args, env, cwd, input, std::nullopt);
+}
+
+RunResult run_with_limit(std::chrono::milliseconds limit, const std::string& program,
+                         const std::vector<std::string>& args,
+                         const std::map<std::string, std::string>& env,
+                         const std::filesystem::path& cwd) {
+  return run_until(program, args, env, cwd, {}, Clock::now() + limit);
 }
 
 RunResult run_abstracts(const std::vector<std::string>& args,

@@ -3,6 +3,7 @@
 #ifndef ABSTRACTS_TESTS_SUPPORT_TEST_SUPPORT_H_
 #define ABSTRACTS_TESTS_SUPPORT_TEST_SUPPORT_H_
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -47,6 +48,7 @@ struct RunResult {
   int status = -1;  // exit status; 128 + signal if killed by a signal
   std::string out;
   std::string err;
+  bool timed_out = false;  // killed by run_with_limit
 };
 
 // Runs `program` with `args` (no shell), with the environment of this process
@@ -55,6 +57,14 @@ struct RunResult {
 RunResult run(const std::string& program, const std::vector<std::string>& args,
               const std::map<std::string, std::string>& env = {},
               const std::filesystem::path& cwd = {}, const std::string& input = {});
+
+// As run(), but kills the program (SIGKILL) once it has run for `limit` and
+// returns what it printed so far, with timed_out set: a hang fails the test
+// that asked, instead of blocking the whole suite.
+RunResult run_with_limit(std::chrono::milliseconds limit, const std::string& program,
+                         const std::vector<std::string>& args,
+                         const std::map<std::string, std::string>& env = {},
+                         const std::filesystem::path& cwd = {});
 
 // Runs the abstracts binary under test (ABSTRACTS_BIN).
 RunResult run_abstracts(const std::vector<std::string>& args,
