@@ -66,9 +66,10 @@ inline constexpr Xapian::valueno kPositionsSlot = 2;
 // The date, for sorting: sortable_serialise(year * 10000 + month * 100 + day),
 // unknown parts 0.
 inline constexpr Xapian::valueno kDateSlot = 3;
-// The id: hits of equal score are ordered by it (not by document number, which
-// differs between one index and the shards of a cluster).
-inline constexpr Xapian::valueno kIdSlot = 4;
+// The date as in kDateSlot (0 if none), then the id: hits of equal score are
+// ordered by it, newest first (not by document number, which differs between
+// one index and the shards of a cluster), and so are filters sorted by date.
+inline constexpr Xapian::valueno kDateIdSlot = 4;
 
 // Metadata key under which a source file's state is kept ("file:" + absolute path).
 inline constexpr std::string_view kFileKeyPrefix = "file:";

@@ -47,6 +47,11 @@ class DatabasePool {
   // True for a cluster: its queries run phrases on Xapian's positions.
   bool is_cluster() const { return cluster_.has_value(); }
   // The cluster file's shards (none for an index directory).
+  std::size_t local_shards() const {
+    std::size_t n = 0;
+    for (const auto& m : shards()) n += m.kind == cluster::Member::Kind::kLocal;
+    return n;
+  }
   std::vector<cluster::Member> shards() const { return cluster_ ? cluster_->shards : std::vector<cluster::Member>{}; }
 
   // Runs `f(Xapian::Database&, const compression::Decompressor&)` with a handle

@@ -54,6 +54,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
     context.db = &db;
     context.deadline = &deadline;
     context.xapian_positions = impl_->pool.is_cluster();
+    context.refuse_xor = impl_->pool.local_shards() >= 2;
     query::AcronymLookup acronyms(db, analyzer);
     if (options.expand_acronyms) context.acronyms = &acronyms;
     query::Parser parser(analyzer, context);
@@ -97,13 +98,10 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       r.ranking = query::best_hits(db, enquire, r.asked, query::count_user_words(r.asked), ranking,
                                    options.offset, options.limit, decider,
                                    query::check_at_least(db, options));
-      Xapian::MultiValueKeyMaker date_then_id;
       if (options.sort == SortOrder::kDate && r.ranking.mset.get_max_possible() == 0 && !r.ranking.hits.empty()) {
         // Filters only, every hit weighs 0: newest first, then by id, which one
         // index and the shards of a cluster order alike (not by document number).
-        date_then_id.add_value(schema::kDateSlot, true);
-        date_then_id.add_value(schema::kIdSlot);
-        enquire.set_sort_by_key(&date_then_id, false);
+        enquire.set_sort_by_value(schema::kDateIdSlot, true);
         r.ranking = query::best_hits(db, enquire, r.asked, 0, ranking, options.offset, options.limit, decider,
                                      query::check_at_least(db, options));
       }

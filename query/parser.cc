@@ -477,6 +477,11 @@ class Grammar {
     };
     while (peek().kind == Kind::kOr || peek().kind == Kind::kXor) {
       const Lexeme& op = take();
+      if (op.kind == Kind::kXor && ctx_.refuse_xor) {
+        throw QueryError("XOR at column " + std::to_string(op.column) +
+                             " cannot run on a cluster of two or more local shards (Xapian 1.4 crashes on it)",
+                         op.column, "serve the shards with xapian-tcpsrv, or write (a OR b) NOT (a AND b)");
+      }
       if (!starts_operand(peek().kind)) missing_operand(op, "after");
       Expr right = and_expr();
       if (right.q.empty()) continue;

@@ -52,6 +52,10 @@ struct ParserContext {
   // Phrases and NEAR as Xapian's OP_PHRASE and OP_NEAR, for the shards of a
   // cluster (query/positional.h).
   bool xapian_positions = false;
+  // XOR is an error: Xapian 1.4 crashes matching OP_XOR over two or more local
+  // databases when one lacks a word (SIGSEGV in Enquire::get_mset); a cluster of
+  // local shards is that.
+  bool refuse_xor = false;
   // The search's time limit, which the position checks of phrases and proximity
   // groups keep to; none if null. Must outlive the query.
   const Deadline* deadline = nullptr;

@@ -51,7 +51,9 @@ std::size_t count_user_words(const Xapian::Query& query) {
   return words.size();
 }
 
-void order_ties_by_id(Xapian::Enquire& enquire) { enquire.set_sort_by_relevance_then_value(schema::kIdSlot, false); }
+void order_ties_by_id(Xapian::Enquire& enquire) {
+  enquire.set_sort_by_relevance_then_value(schema::kDateIdSlot, true);
+}
 
 Ranking best_hits(const Xapian::Database& db, const Xapian::Enquire& enquire, const Xapian::Query& asked,
                   std::size_t user_words, const RankingOptions& r, std::size_t offset, std::size_t limit,

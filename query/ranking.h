@@ -60,8 +60,9 @@ struct Ranking {
 // The hits of `mset`, in its order, with its weights as their scores.
 Ranking as_ranking(Xapian::MSet mset);
 
-// Orders hits of equal score by id, as one index and the shards of a cluster
-// (which number documents differently) both can.
+// Orders hits of equal score newest first, then by id (descending), as one
+// index and the shards of a cluster (which number documents differently) both
+// can. (Xapian's remote backend takes a value slot, not a KeyMaker.)
 void order_ties_by_id(Xapian::Enquire& enquire);
 
 // Xapian's check_at_least for SearchOptions::count_matches_up_to.

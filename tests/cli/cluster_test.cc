@@ -875,6 +875,27 @@ std::string hits_difference(const std::vector<json>& want, const std::vector<jso
   return {};
 }
 
+// A wildcard is the OP_SYNONYM of the words it expands to, and Xapian 1.4
+// estimates a synonym's frequency, which BM25 weighs it by, on each database
+// from the words that database has: on a shard that lacks one of the words the
+// synonym weighs a little more (docs/scale-out.md, "Known gaps"). So for a
+// wildcard the cluster must find as many hits, and mostly the same ones, not
+// in the same order.
+std::string synonym_difference(const std::vector<json>& want, const std::vector<json>& got) {
+  if (want.size() != got.size()) {
+    return std::to_string(want.size()) + " hits locally, " + std::to_string(got.size()) + " in the cluster";
+  }
+  std::set<std::string> local;
+  for (const auto& h : want) local.insert(h.at("id").get<std::string>());
+  std::size_t common = 0;
+  for (const auto& h : got) common += local.count(h.at("id").get<std::string>());
+  if (4 * common < 3 * want.size()) {
+    return "only " + std::to_string(common) + " of " + std::to_string(want.size()) + " hits in common" +
+           "\n      local:  " + ranking(want) + "\n      cluster:" + ranking(got);
+  }
+  return {};
+}
+
 // The first line where `got` and `want` differ, for a message.
 std::string first_difference(const std::string& want, const std::string& got) {
   auto w = lines(want), g = lines(got);
@@ -904,11 +925,42 @@ struct Check {
 
 // What the cluster's answer `got` does otherwise than `check.local`: one
 // description per difference, none when they agree.
-std::vector<std::string> differences(const Check& check, const RunResult& got,
-                                     const std::map<std::string, Query>& queries) {
+std::vector<std::string> differences(const Check& check, RunResult got,
+                                     const std::map<std::string, Query>& queries, bool xor_refused) {
   std::vector<std::string> out;
   if (got.timed_out)
     return {"it ran past " + std::to_string(kRunLimit.count()) + " s: " + said(got)};
+  // On a cluster of local shards XOR is refused (Xapian 1.4 crashes on it;
+  // docs/scale-out.md): each query with XOR, and only those, must say so, and
+  // the others must answer as the local index does.
+  std::set<std::string> refused;
+  if (xor_refused) {
+    std::string kept;
+    bool skip_hint = false;
+    for (const auto& line : lines(got.err)) {
+      const auto colon = line.find(": XOR at column ");
+      if (line.rfind("error: query ", 0) == 0 && colon != std::string::npos &&
+          contains(line, "cannot run on a cluster of two or more local shards")) {
+        refused.insert(line.substr(13, colon - 13));
+        skip_hint = true;
+        continue;
+      }
+      if (skip_hint && line.rfind("hint: ", 0) == 0) {
+        skip_hint = false;
+        continue;
+      }
+      skip_hint = false;
+      kept += line + "\n";
+    }
+    got.err = kept;
+    for (const auto& [id, q] : queries) {
+      const bool has_xor = contains(q.text, " XOR ");
+      if (has_xor != (refused.count(id) != 0) && contains(check.local.out + check.local.err, "\"" + id + "\"")) {
+        out.push_back(id + " [" + q.text + "]: " + (has_xor ? "not refused" : "refused"));
+      }
+    }
+    if (!refused.empty() && got.status == 2 && check.local.status != 2) got.status = check.local.status;
+  }
   if (got.status != check.local.status) {
     out.push_back("exit " + std::to_string(check.local.status) + " locally, " +
                   std::to_string(got.status) + " in the cluster: " + said(got));
@@ -929,17 +981,26 @@ std::vector<std::string> differences(const Check& check, const RunResult& got,
       for (const auto& [id, hits] : want) ids.insert(id);
       for (const auto& [id, hits] : have) ids.insert(id);
       for (const auto& id : ids) {
-        auto diff = hits_difference(want[id], have[id]);
+        if (refused.count(id) != 0) continue;
+        const bool wildcard = id.rfind("wildcard", 0) == 0 || id.rfind("title-wildcard", 0) == 0;
+        auto diff = wildcard ? synonym_difference(want[id], have[id]) : hits_difference(want[id], have[id]);
         if (diff.empty()) continue;
         auto q = queries.find(id);
         out.push_back((q == queries.end() ? id : id + " [" + q->second.text + "]") + ": " + diff);
       }
       break;
     }
-    case Check::Compare::kText:
-      if (got.out != check.local.out)
-        out.push_back("stdout differs at " + first_difference(check.local.out, got.out));
+    case Check::Compare::kText: {
+      std::string want = check.local.out;
+      if (!refused.empty()) {  // --count: "ID<TAB>N" lines
+        want.clear();
+        for (const auto& line : lines(check.local.out)) {
+          if (refused.count(line.substr(0, line.find('\t'))) == 0) want += line + "\n";
+        }
+      }
+      if (got.out != want) out.push_back("stdout differs at " + first_difference(want, got.out));
       break;
+    }
     case Check::Compare::kCount: {
       auto want = json::parse(check.local.out).at("abstracts");
       auto parsed = json::parse(got.out, nullptr, false);  // no exception: discarded if not JSON
@@ -1092,7 +1153,8 @@ std::unique_ptr<Baseline> make_baseline(bool scifact) {
 }
 
 // The checks on a cluster: each answer must be the local index's.
-void expect_same_answers(const Baseline& b, const fs::path& cluster, const std::string& name) {
+void expect_same_answers(const Baseline& b, const fs::path& cluster, const std::string& name,
+                         bool xor_refused = false) {
   auto start = Clock::now();
   std::ostringstream slow;  // where the time goes, for whoever must make the test faster
   slow.precision(2);
@@ -1103,7 +1165,7 @@ void expect_same_answers(const Baseline& b, const fs::path& cluster, const std::
       slow << "\n  " << check.what << ": " << check.local_seconds << " s locally, " << took
            << " s in the cluster";
     }
-    auto diffs = differences(check, got, b.by_id);
+    auto diffs = differences(check, got, b.by_id, xor_refused);
     std::string shown;
     for (std::size_t i = 0; i < diffs.size() && i < 15; ++i) shown += "  " + diffs[i] + "\n";
     EXPECT_TRUE(diffs.empty()) << name << ", " << check.what << ": " << diffs.size()
@@ -1181,7 +1243,7 @@ TEST_F(Issue19Cluster, LocalShardsEquivalence) {
   auto shards =
       build_shards(dir / "clusters" / "shards", 2, b->corpus.files, b->dir.path(), b->ids);
   write_file(dir / "clusters" / "local", "auto shards/shard-1\nauto shards/shard-2\n");
-  expect_same_answers(*b, dir / "clusters" / "local", "2 auto shards");
+  expect_same_answers(*b, dir / "clusters" / "local", "2 auto shards", true);
 
   ShardServer server(shards.dirs[1], dir.path());
   write_file(dir / "clusters" / "mixed", "auto shards/shard-1\nremote " + server.address() + "\n");
