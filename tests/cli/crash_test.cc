@@ -127,7 +127,7 @@ TEST(Issue16Crash, KilledBulkBuildLeavesNoIndexOrTheWholeOne) {
   s.file = "bulk.txt";
   s.before = {std::nullopt, 0};  // Writer::open publishes an empty index first
   s.after = 6000;
-  kill_at_points(s, 8);
+  kill_at_points(s, 5);
 }
 
 TEST(Issue16Crash, KilledFileByFileIndexingLeavesTheOldOrTheNewFile) {
@@ -139,7 +139,7 @@ TEST(Issue16Crash, KilledFileByFileIndexingLeavesTheOldOrTheNewFile) {
   s.file = "next.txt";
   s.before = {50};
   s.after = 3050;
-  kill_at_points(s, 8);
+  kill_at_points(s, 5);
 }
 
 TEST(Issue16Crash, KilledLargeFileIndexingLeavesTheOldOrTheNewFile) {
@@ -151,7 +151,7 @@ TEST(Issue16Crash, KilledLargeFileIndexingLeavesTheOldOrTheNewFile) {
   s.file = "large.txt";
   s.before = {50};
   s.after = 12050;
-  kill_at_points(s, 6);
+  kill_at_points(s, 4);
 }
 
 }  // namespace
