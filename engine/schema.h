@@ -66,10 +66,16 @@ inline constexpr Xapian::valueno kPositionsSlot = 2;
 // The date, for sorting: sortable_serialise(year * 10000 + month * 100 + day),
 // unknown parts 0.
 inline constexpr Xapian::valueno kDateSlot = 3;
-// The date as in kDateSlot (0 if none), then the id: hits of equal score are
-// ordered by it, newest first (not by document number, which differs between
-// one index and the shards of a cluster), and so are filters sorted by date.
+// Newest first, then by id, in ascending order of this value: hits of equal
+// score are ordered so (not by document number, which differs between one
+// index and the shards of a cluster), and so are filters sorted by date.
 inline constexpr Xapian::valueno kDateIdSlot = 4;
+// Its value: the date as in kDateSlot (0 if none) counted down, then the id.
+inline std::string date_then_id(int date, std::string_view id) {
+  std::string value = Xapian::sortable_serialise(99999999 - date);
+  value.append(id);
+  return value;
+}
 
 // Metadata key under which a source file's state is kept ("file:" + absolute path).
 inline constexpr std::string_view kFileKeyPrefix = "file:";

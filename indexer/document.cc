@@ -91,7 +91,7 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
   if (!postings.empty()) doc.add_value(kPositionsSlot, positions::encode(std::move(postings)));
 
   doc.add_boolean_term(id_term(a.id));
-  doc.add_value(kDateIdSlot, Xapian::sortable_serialise(a.year * 10000 + a.month * 100 + a.day) + a.id);
+  doc.add_value(kDateIdSlot, date_then_id(a.year * 10000 + a.month * 100 + a.day, a.id));
   if (!a.venue.empty()) {
     doc.add_boolean_term(field_term(kVenuePrefix, analysis::Analyzer::fold(a.venue)));
     doc.add_boolean_term(field_term(kVenueFacetPrefix, a.venue));

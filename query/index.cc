@@ -87,7 +87,6 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       Xapian::Enquire enquire(db);
       enquire.set_query(r.query);
       enquire.set_weighting_scheme(query::bm25(options.ranking, &deadline));
-      query::order_ties_by_id(enquire);
       RankingOptions ranking = options.ranking;
       if (options.sort == SortOrder::kDate) {
         // Newest first; the score orders abstracts of one date. Proximity would
@@ -97,13 +96,13 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       }
       r.ranking = query::best_hits(db, enquire, r.asked, query::count_user_words(r.asked), ranking,
                                    options.offset, options.limit, decider,
-                                   query::check_at_least(db, options));
+                                   query::check_at_least(db, options), options.sort != SortOrder::kDate);
       if (options.sort == SortOrder::kDate && r.ranking.mset.get_max_possible() == 0 && !r.ranking.hits.empty()) {
         // Filters only, every hit weighs 0: newest first, then by id, which one
         // index and the shards of a cluster order alike (not by document number).
-        enquire.set_sort_by_value(schema::kDateIdSlot, true);
+        enquire.set_sort_by_value(schema::kDateIdSlot, false);
         r.ranking = query::best_hits(db, enquire, r.asked, 0, ranking, options.offset, options.limit, decider,
-                                     query::check_at_least(db, options));
+                                     query::check_at_least(db, options), false);
       }
       if (keep != nullptr && r.ranking.rescored) {
         keep->push_back("proximity: the " + std::to_string(options.ranking.proximity_depth) +

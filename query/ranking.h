@@ -60,7 +60,7 @@ struct Ranking {
 // The hits of `mset`, in its order, with its weights as their scores.
 Ranking as_ranking(Xapian::MSet mset);
 
-// Orders hits of equal score newest first, then by id (descending), as one
+// Orders hits of equal score newest first, then by id, as one
 // index and the shards of a cluster (which number documents differently) both
 // can. (Xapian's remote backend takes a value slot, not a KeyMaker.)
 void order_ties_by_id(Xapian::Enquire& enquire);
@@ -80,9 +80,11 @@ std::size_t count_user_words(const Xapian::Query& q);
 // (RankingOptions::proximity_min_words), the best proximity_depth are first
 // rescored by how close together they have its words. The MSet counts at least
 // `check_at_least` matches exactly (Xapian's get_mset).
-Ranking best_hits(const Xapian::Database& db, const Xapian::Enquire& enquire, const Xapian::Query& asked,
+// With `ties_by_id`, hits of equal score are in order_ties_by_id()'s order;
+// else in `enquire`'s own (`--sort date`). `enquire` is left as given.
+Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xapian::Query& asked,
                   std::size_t user_words, const RankingOptions& r, std::size_t offset, std::size_t limit,
-                  const Xapian::MatchDecider* checks, Xapian::doccount check_at_least = 0);
+                  const Xapian::MatchDecider* checks, Xapian::doccount check_at_least = 0, bool ties_by_id = true);
 
 // The query as ranked: with a title boost and pseudo-relevance feedback when the
 // options ask for them. The set of matches only grows for plain text (where
