@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "abstracts/error.h"
+#include "engine/layout.h"
 
 namespace abstracts::cluster {
 namespace fs = std::filesystem;
@@ -40,7 +41,7 @@ std::optional<Shard> Shard::parse(std::string_view text) {
       !parse_number(text.substr(slash + 1), s.count)) {
     return std::nullopt;
   }
-  if (s.index < 1 || s.index > s.count || s.count > cluster::kMaxShards) return std::nullopt;
+  if (!cluster::is_shard(s)) return std::nullopt;
   return s;
 }
 
@@ -48,7 +49,7 @@ std::optional<Shard> Shard::parse(std::string_view text) {
 
 namespace abstracts::cluster {
 
-std::string to_string(const ShardSetting& shard) {
+std::string to_string(const Shard& shard) {
   return std::to_string(shard.index) + "/" + std::to_string(shard.count);
 }
 
@@ -89,10 +90,10 @@ ClusterFile read_cluster_file(const fs::path& path) {
       const auto space = rest.find_first_of(" \t");
       const std::string_view name = rest.substr(0, space);
       const std::string_view value = space == std::string_view::npos ? "" : trim(rest.substr(space));
-      if (name != "timeout") throw bad("unknown setting '" + std::string(name) + "' (known: timeout)");
+      if (name != "timeout") throw bad("unknown setting " + layout::shown(name) + " (known: timeout)");
       double seconds = 0;
       if (!parse_number(value, seconds) || !std::isfinite(seconds) || seconds <= 0 || seconds > 3600) {
-        throw bad("timeout wants seconds, more than 0 and at most 3600, not '" + std::string(value) + "'");
+        throw bad("timeout wants seconds, more than 0 and at most 3600, not " + layout::shown(value));
       }
       cluster.timeout = std::chrono::milliseconds(static_cast<long long>(std::ceil(seconds * 1000)));
       continue;
@@ -103,21 +104,24 @@ ClusterFile read_cluster_file(const fs::path& path) {
     Member shard;
     shard.line = number;
     if (type == "remote") {
-      if (!rest.empty() && rest[0] == ':') throw bad("a shard that runs a program is not allowed: '" + std::string(line) + "'");
+      if (!rest.empty() && rest[0] == ':') throw bad("a shard that runs a program is not allowed: " + layout::shown(line));
       const auto colon = rest.rfind(':');
-      if (colon == std::string_view::npos || colon == 0) throw bad("'remote' wants HOST:PORT, not '" + std::string(rest) + "'");
+      if (colon == std::string_view::npos || colon == 0) throw bad("'remote' wants HOST:PORT, not " + layout::shown(rest));
       std::string_view host = rest.substr(0, colon);
       if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
       if (!parse_number(rest.substr(colon + 1), shard.port) || shard.port == 0 || shard.port > 65535) {
-        throw bad("'" + std::string(rest.substr(colon + 1)) + "' is no port (1 to 65535)");
+        throw bad(layout::shown(rest.substr(colon + 1)) + " is no port (1 to 65535)");
       }
+      // A DNS name has at most 253 characters; a longer one would only make
+      // errors that quote it long.
+      if (host.size() > 253) throw bad("a host name has at most 253 characters, not " + std::to_string(host.size()));
       shard.host = std::string(host);
     } else if (type == "auto" || type == "glass") {
       if (rest.empty()) throw bad("'" + std::string(type) + "' wants the path of a shard's index");
       shard.kind = Member::Kind::kLocal;
       shard.path = (folder / fs::path(std::string(rest))).lexically_normal();
     } else {
-      throw bad("'" + std::string(line) + "' is not a shard: write `remote HOST:PORT` or `auto PATH`");
+      throw bad(layout::shown(line) + " is not a shard: write `remote HOST:PORT` or `auto PATH`");
     }
     cluster.shards.push_back(std::move(shard));
   }

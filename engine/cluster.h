@@ -24,12 +24,11 @@
 
 namespace abstracts::cluster {
 
-// Shard `index` (1-based) of `count`; {0, 0} is a whole corpus.
-using ShardSetting = abstracts::Shard;
-
-// Shard::parse() takes "K/N" with 1 <= K <= N <= kMaxShards.
+// A shard is K of N with 1 <= K <= N <= kMaxShards (Shard::parse() takes no
+// other); {0, 0} is a whole corpus.
 inline constexpr unsigned kMaxShards = 4096;
-std::string to_string(const ShardSetting& shard);
+inline bool is_shard(const Shard& s) { return s.index >= 1 && s.index <= s.count && s.count <= kMaxShards; }
+std::string to_string(const Shard& shard);
 
 // The shard (1-based) of `count` that the abstract with this id belongs to: a
 // hash of the id (XXH3), the same on every machine and in every version.

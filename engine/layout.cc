@@ -31,25 +31,6 @@ void fsync_path(const fs::path& p, int flags) {
   }
 }
 
-// The stub as it may be quoted in an error: control characters escaped, long
-// contents cut.
-std::string shown(std::string_view text) {
-  constexpr std::size_t kMaxShown = 80;
-  std::string out = "\"";
-  for (std::size_t i = 0; i < text.size() && i < kMaxShown; ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x20 || c == 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  if (text.size() > kMaxShown) out += "...";
-  return out + "\"";
-}
-
 // "gen-" and six or more digits: a generation's directory name, and nothing else.
 bool is_generation_name(std::string_view name) {
   if (!name.starts_with(kGenerationPrefix)) return false;
@@ -92,6 +73,23 @@ std::string read_stub(const fs::path& dir) {
 }
 
 }  // namespace
+
+std::string shown(std::string_view text) {
+  constexpr std::size_t kMaxShown = 80;
+  std::string out = "\"";
+  for (std::size_t i = 0; i < text.size() && i < kMaxShown; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (text.size() > kMaxShown) out += "...";
+  return out + "\"";
+}
 
 bool has_index(const fs::path& dir) {
   std::error_code ec;

@@ -16,6 +16,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 namespace abstracts::layout {
 
@@ -46,6 +47,11 @@ struct StubVersion {
   bool operator==(const StubVersion&) const = default;
 };
 StubVersion stub_version(const std::filesystem::path& dir);
+
+// `text` (a stub file's, a cluster file's line) as an error may quote it: in
+// double quotes, control characters (NUL too) escaped as \xHH, cut after 80
+// bytes, so that a file of any bytes makes a short, printable message.
+std::string shown(std::string_view text);
 
 // Removes bulk-build leftovers and generations other than the current one.
 // Throws CorruptIndex, removing nothing, if the stub names no generation.

@@ -251,7 +251,7 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
       Batch batch{abs, reader->venue(), reader->year(), {}, dictionary};
       std::size_t count = 0, other_shards = 0;
       while (auto record = reader->next()) {
-        if (shard.count != 0 && cluster::shard_of(abstract_id(*record), shard.count) != shard.index) {
+        if (!in_shard(*record, shard)) {
           ++other_shards;
           continue;
         }

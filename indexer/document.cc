@@ -4,6 +4,7 @@
 
 #include "engine/analysis/acronyms.h"
 #include "engine/analysis/stop_words.h"
+#include "engine/cluster.h"
 #include "engine/positions.h"
 #include "engine/schema.h"
 
@@ -31,6 +32,10 @@ std::string abstract_id(const Record& record) {
     if (!id.empty() && id.size() <= schema::kMaxFieldBytes) return id;
   }
   return content_id(record.raw_text);
+}
+
+bool in_shard(const Record& record, const Shard& shard) {
+  return shard.count == 0 || cluster::shard_of(abstract_id(record), shard.count) == shard.index;
 }
 
 Abstract make_abstract(const Record& record, const std::string& source, const std::string& venue,
@@ -91,7 +96,8 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
   if (!postings.empty()) doc.add_value(kPositionsSlot, positions::encode(std::move(postings)));
 
   doc.add_boolean_term(id_term(a.id));
-  doc.add_value(kDateIdSlot, date_then_id(a.year * 10000 + a.month * 100 + a.day, a.id));
+  const int date = a.year * 10000 + a.month * 100 + a.day;  // unknown parts 0
+  doc.add_value(kDateIdSlot, date_then_id(date, a.id));
   if (!a.venue.empty()) {
     doc.add_boolean_term(field_term(kVenuePrefix, analysis::Analyzer::fold(a.venue)));
     doc.add_boolean_term(field_term(kVenueFacetPrefix, a.venue));
@@ -101,7 +107,7 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
     doc.add_value(kYearSlot, Xapian::sortable_serialise(a.year));
   }
   if (a.year != 0) {
-    doc.add_value(kDateSlot, Xapian::sortable_serialise(a.year * 10000 + a.month * 100 + a.day));
+    doc.add_value(kDateSlot, Xapian::sortable_serialise(date));
   }
   for (const auto& author : a.authors) {
     // author:balazs, and author:"C. Balázs" as the source names them.

@@ -7,6 +7,7 @@
 #include <xapian.h>
 
 #include "abstracts/abstract.h"
+#include "abstracts/writer.h"
 #include "engine/analysis/analyzer.h"
 #include "engine/compression.h"
 #include "indexer/reader.h"
@@ -25,6 +26,10 @@ Abstract make_abstract(const Record& record, const std::string& source, const st
 // The id make_abstract() gives the record's abstract, without the rest of its
 // work: what decides a shard (engine/cluster.h) before anything is analysed.
 std::string abstract_id(const Record& record);
+
+// True if the record's abstract belongs in an index of `shard`: always for a
+// whole corpus ({0, 0}), else if its id hashes to that shard.
+bool in_shard(const Record& record, const Shard& shard);
 
 // The Xapian document of an abstract. `title_in_text` says whether the title is
 // part of the text already (derived titles are); if not, its words are indexed

@@ -83,11 +83,6 @@ struct Writer::Impl {
     }
   }
 
-  // True if the record belongs in this index: always, unless it is a shard.
-  bool mine(const indexer::Record& record) const {
-    return shard.count == 0 || cluster::shard_of(indexer::abstract_id(record), shard.count) == shard.index;
-  }
-
   Xapian::Document document(const Abstract& a, bool title_in_text) const {
     return indexer::make_document(a, title_in_text, analyzer, *compressor, shard.count != 0);
   }
@@ -133,7 +128,7 @@ struct Writer::Impl {
         reader.reset();
         return index_large_file(file, abs, now);
       }
-      if (!mine(*record)) {
+      if (!indexer::in_shard(*record, shard)) {
         ++report.other_shards;
         continue;
       }
@@ -183,7 +178,7 @@ struct Writer::Impl {
     auto reader = indexer::Reader::open(file);
     std::vector<Xapian::docid> kept;
     while (auto record = reader->next()) {
-      if (!mine(*record)) {
+      if (!indexer::in_shard(*record, shard)) {
         ++report.other_shards;
         continue;
       }
@@ -377,8 +372,7 @@ void agree_on_shard(Xapian::WritableDatabase& db, const fs::path& dir, const Sha
 
 Writer Writer::open(const fs::path& dir, const WriterOptions& options) {
   const Shard& shard = options.shard;
-  if (!(shard.count == 0 && shard.index == 0) &&
-      !(shard.index >= 1 && shard.index <= shard.count && shard.count <= cluster::kMaxShards)) {
+  if (shard != Shard{} && !cluster::is_shard(shard)) {
     throw Error("no shard " + std::to_string(shard.index) + " of " + std::to_string(shard.count) +
                 ": a shard is K of N, with 1 <= K <= N <= " + std::to_string(cluster::kMaxShards));
   }
@@ -440,7 +434,7 @@ std::string Writer::add(Abstract a) {
     const bool title_in_text = a.title.empty();  // a derived title is the text's first sentence
     // As a file's record is made an abstract: the same cleaning and id rule.
     const indexer::Record record{a, a.text, a.line};
-    if (!impl_->mine(record)) {
+    if (!indexer::in_shard(record, impl_->shard)) {
       const std::string id = indexer::abstract_id(record);
       throw Error("abstract " + id + " belongs to shard " +
                   cluster::to_string({cluster::shard_of(id, impl_->shard.count), impl_->shard.count}) +

@@ -40,8 +40,16 @@ std::string what_went_wrong(const Xapian::NetworkError& e, std::chrono::millisec
 }  // namespace
 
 DatabasePool::DatabasePool(fs::path dir, ShardPolicy policy) : dir_(std::move(dir)), policy_(std::move(policy)) {
-  if (cluster::is_cluster_file(dir_)) cluster_ = cluster::read_cluster_file(dir_);
+  if (cluster::is_cluster_file(dir_)) {
+    cluster_ = cluster::read_cluster_file(dir_);
+    for (const auto& m : cluster_->shards) local_shards_ += m.kind == cluster::Member::Kind::kLocal;
+  }
   xapian_try(dir_, [&] { idle_.push_back(open_handle()); });
+}
+
+const std::vector<cluster::Member>& DatabasePool::shards() const {
+  static const std::vector<cluster::Member> kNone;
+  return cluster_ ? cluster_->shards : kNone;
 }
 
 layout::StubVersion DatabasePool::version_now() const {
@@ -86,7 +94,7 @@ DatabasePool::Handle DatabasePool::open_cluster_handle() {
   h.db = std::make_unique<Xapian::Database>();
   std::vector<std::string> dictionaries;
   std::set<unsigned> found;  // shard numbers
-  cluster::ShardSetting first;
+  Shard first;
   const auto timeout = static_cast<unsigned>(cluster_->timeout.count());
   for (const auto& m : cluster_->shards) {
     {

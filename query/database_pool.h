@@ -46,13 +46,10 @@ class DatabasePool {
   const std::filesystem::path& dir() const { return dir_; }
   // True for a cluster: its queries run phrases on Xapian's positions.
   bool is_cluster() const { return cluster_.has_value(); }
-  // The cluster file's shards (none for an index directory).
-  std::size_t local_shards() const {
-    std::size_t n = 0;
-    for (const auto& m : shards()) n += m.kind == cluster::Member::Kind::kLocal;
-    return n;
-  }
-  std::vector<cluster::Member> shards() const { return cluster_ ? cluster_->shards : std::vector<cluster::Member>{}; }
+  // The cluster file's shards (none for an index directory), and how many of
+  // them are local.
+  const std::vector<cluster::Member>& shards() const;
+  std::size_t local_shards() const { return local_shards_; }
 
   // Runs `f(Xapian::Database&, const compression::Decompressor&)` with a handle
   // of its own and the decompressor of its stored abstracts, and returns what `f`
@@ -163,6 +160,7 @@ class DatabasePool {
 
   std::filesystem::path dir_;
   std::optional<cluster::ClusterFile> cluster_;
+  std::size_t local_shards_ = 0;  // of cluster_
   ShardPolicy policy_;
   std::mutex mutex_;
   std::vector<Handle> idle_;

@@ -92,12 +92,7 @@ Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xa
                   const Xapian::MatchDecider* checks, Xapian::doccount check_at_least, bool ties_by_id) {
   if (r.proximity_weight <= 0 || r.proximity_depth == 0 || r.proximity_min_words == 0 ||
       user_words < r.proximity_min_words) {
-    // At least one hit even for a count: Xapian 1.4 crashes (SIGSEGV in
-    // get_mset) asked for none of "a XOR b" on several databases, one without
-    // `a` (the shards of a cluster).
-    Ranking ranked = fetch(enquire, offset, std::max<std::size_t>(limit, 1), check_at_least, checks, ties_by_id);
-    if (ranked.hits.size() > limit) ranked.hits.resize(limit);
-    return ranked;
+    return fetch(enquire, offset, limit, check_at_least, checks, ties_by_id);
   }
   const auto wanted = std::max<std::size_t>(r.proximity_depth, offset + limit);
   Ranking ranking = fetch(enquire, 0, wanted, check_at_least, checks, ties_by_id);

@@ -113,6 +113,36 @@ TEST(ClusterFile, RefusesWhatIsNoShardNamingTheLine) {
   }
 }
 
+TEST(ClusterFile, AnyBytesMakeAShortPrintableError) {
+  TempDir dir;
+  const std::string hosts[] = {std::string(2'000'000, 'h'), std::string(300, 'a') + "\x1b[2J"};
+  for (const auto& host : hosts) {
+    write_file(dir / "c", "remote " + host + ":1\n");
+    try {
+      read_cluster_file(dir / "c");
+      ADD_FAILURE() << "accepted a host of " << host.size() << " bytes";
+    } catch (const CorruptIndex& e) {
+      EXPECT_LT(std::string(e.what()).size(), 300u);
+      EXPECT_EQ(std::string(e.what()).find('\x1b'), std::string::npos);
+    }
+  }
+  using namespace std::string_literals;
+  write_file(dir / "c", "remote 10.0.0.1:1\0\n"s);
+  try {
+    read_cluster_file(dir / "c");
+    ADD_FAILURE() << "accepted a NUL byte";
+  } catch (const CorruptIndex& e) {
+    EXPECT_TRUE(testing::contains(e.what(), "\"1\\x00\" is no port")) << e.what();
+  }
+  write_file(dir / "c", std::string(5000, 'x') + "\x1b\n");
+  try {
+    read_cluster_file(dir / "c");
+    ADD_FAILURE() << "accepted a line of junk";
+  } catch (const CorruptIndex& e) {
+    EXPECT_LT(std::string(e.what()).size(), 300u) << e.what();
+  }
+}
+
 TEST(ClusterFile, AnEmptyOrMissingFileIsAnError) {
   TempDir dir;
   write_file(dir / "c", "# only comments\n\n");
