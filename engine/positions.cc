@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <unordered_set>
+#include <vector>
 
 #include <xxhash.h>
 
@@ -62,18 +62,12 @@ std::uint32_t get_varint(std::string_view v, std::size_t& at) {
 
 // A width and seed under which no two of `words` share a hash; {0, 0} if none.
 std::pair<int, unsigned> choose_hash(const std::vector<std::string_view>& words) {
-  std::unordered_set<std::uint32_t> seen;
+  std::vector<std::uint32_t> hashes(words.size());
   for (int width = 2; width <= 4; ++width) {
     for (unsigned seed = 0; seed < kSeedsPerWidth; ++seed) {
-      seen.clear();
-      bool unique = true;
-      for (auto w : words) {
-        if (!seen.insert(hash(w, seed, width)).second) {
-          unique = false;
-          break;
-        }
-      }
-      if (unique) return {width, seed};
+      for (std::size_t i = 0; i < words.size(); ++i) hashes[i] = hash(words[i], seed, width);
+      std::sort(hashes.begin(), hashes.end());
+      if (std::adjacent_find(hashes.begin(), hashes.end()) == hashes.end()) return {width, seed};
     }
   }
   return {kFullWord, 0};
@@ -82,7 +76,8 @@ std::pair<int, unsigned> choose_hash(const std::vector<std::string_view>& words)
 }  // namespace
 
 std::string encode(std::vector<Posting> postings) {
-  std::sort(postings.begin(), postings.end());
+  // The indexer hands them over sorted already.
+  if (!std::is_sorted(postings.begin(), postings.end())) std::sort(postings.begin(), postings.end());
   std::vector<std::string_view> words;
   for (const auto& p : postings) {
     if (words.empty() || words.back() != p.first) words.push_back(p.first);
@@ -93,7 +88,7 @@ std::string encode(std::vector<Posting> postings) {
   out += static_cast<char>(seed);
   std::string deltas;
   for (std::size_t i = 0; i < postings.size();) {
-    const std::string& word = postings[i].first;
+    const std::string_view word = postings[i].first;
     deltas.clear();
     Xapian::termpos last = 0;
     for (; i < postings.size() && postings[i].first == word; ++i) {

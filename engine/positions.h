@@ -21,8 +21,9 @@
 
 namespace abstracts::positions {
 
-// One word (a body term) at one position.
-using Posting = std::pair<std::string, Xapian::termpos>;
+// One word (a body term) at one position. The word is a view: its string must
+// outlive the call to encode().
+using Posting = std::pair<std::string_view, Xapian::termpos>;
 
 // The value for an abstract with these postings (in any order; a word may repeat).
 // Picks the shortest hash (2, 3 or 4 bytes) and a seed under which the abstract's

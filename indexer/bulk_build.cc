@@ -9,7 +9,6 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 #include "abstracts/error.h"
@@ -95,11 +94,12 @@ class BatchQueue {
 class ShardWorker {
  public:
   // A shard is scratch: a crash discards the whole build, so its commits need not
-  // reach the disk (no fsync); the merged generation is synced as usual.
+  // reach the disk (no fsync) and may change its blocks in place (DB_DANGEROUS:
+  // no reader ever opens a shard); the merged generation is synced as usual.
   ShardWorker(fs::path path, bool xapian_positions)
       : path_(std::move(path)),
         xapian_positions_(xapian_positions),
-        db_(path_.string(), Xapian::DB_CREATE | Xapian::DB_BACKEND_GLASS | Xapian::DB_NO_SYNC) {}
+        db_(path_.string(), Xapian::DB_CREATE | Xapian::DB_BACKEND_GLASS | Xapian::DB_NO_SYNC | Xapian::DB_DANGEROUS) {}
 
   void run(BatchQueue& queue) {
     try {
@@ -153,14 +153,33 @@ void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers, const
     std::pair<std::size_t, std::uint32_t> order;  // (file, line)
   };
   std::unordered_map<std::string, std::vector<Copy>> copies;
-  std::unordered_set<std::string> seen;
+  // The shards' terms of `prefix` merged in order: a term whose frequencies add up
+  // to more than one is a paper read more than once. Memory stays with the copies,
+  // not with every id of a million-abstract build.
   const std::string prefix(id_prefix);
-  for (std::size_t s = 0; s < workers.size(); ++s) {
-    auto& db = workers[s]->db();
-    for (auto t = db.allterms_begin(prefix); t != db.allterms_end(prefix); ++t) {
-      const std::string term = *t;
-      if (t.get_termfreq() > 1 || !seen.insert(term).second) copies[term];
+  std::vector<Xapian::TermIterator> at, end;
+  for (auto& w : workers) {
+    at.push_back(w->db().allterms_begin(prefix));
+    end.push_back(w->db().allterms_end(prefix));
+  }
+  while (true) {
+    const std::string* least = nullptr;
+    std::string term;
+    for (std::size_t s = 0; s < at.size(); ++s) {
+      if (at[s] != end[s] && (least == nullptr || *at[s] < term)) {
+        term = *at[s];
+        least = &term;
+      }
     }
+    if (least == nullptr) break;
+    Xapian::doccount freq = 0;
+    for (std::size_t s = 0; s < at.size(); ++s) {
+      if (at[s] != end[s] && *at[s] == term) {
+        freq += at[s].get_termfreq();
+        ++at[s];
+      }
+    }
+    if (freq > 1) copies[term];
   }
   for (auto& [term, list] : copies) {
     std::set<std::string> sources;  // XF terms of every copy (one may have several already)

@@ -32,7 +32,8 @@ struct Token {
 //    tnf, alpha; "IκB" -> "ikappab") unless it is a Greek word of three or more
 //    letters, an all-capitals acronym loses a plural "s" ("LLMs" -> "llm"), then
 //    it is stemmed with the English Snowball stemmer.
-// Thread-compatible: it holds a Xapian::Stem, so use one Analyzer per thread.
+// Thread-compatible: it holds a Xapian::Stem and a cache of terms, so use one
+// Analyzer per thread.
 class Analyzer {
  public:
   Analyzer();
@@ -59,7 +60,19 @@ class Analyzer {
   // All terms when `wanted` is null.
   std::vector<Token> tokenize(std::string_view text, const std::vector<std::string>* wanted) const;
 
+  // The term of `raw`, one word as tokenize() found it: stem(fold(raw)).
+  std::string term_of(std::string_view raw) const;
+
   Xapian::Stem stemmer_;
+  // Terms of the words seen last, direct-mapped by a hash of the word as
+  // written: folding and Snowball cost about half a microsecond a word, and
+  // abstracts repeat their words. Made on the thousandth word, so a query never
+  // pays for it.
+  struct CachedTerm {
+    std::string word, term;
+  };
+  mutable std::vector<CachedTerm> terms_;
+  mutable std::size_t words_ = 0;
 };
 
 // The calling thread's analyzer, made on its first use: an Analyzer is not

@@ -93,12 +93,24 @@ bool is_letter_accent(std::string_view name) {
   return name.size() == 1 && std::string_view("uvHckrdb").find(name[0]) != std::string_view::npos;
 }
 
+// The bytes step() treats specially; every other byte is copied as it is.
+bool may_start_markup(char c) { return c == '\\' || c == '$' || c == '-' || c == '{' || c == '}'; }
+
 class Converter {
  public:
   explicit Converter(std::string_view s) : s_(s) { find_math_delimiters(); }
 
   std::string run() {
-    while (i_ < s_.size()) step();
+    out_.reserve(s_.size());
+    while (i_ < s_.size()) {
+      // Most of an abstract is plain text: copied in runs up to the next byte
+      // that may start markup.
+      std::size_t end = i_;
+      while (end < s_.size() && !may_start_markup(s_[end])) ++end;
+      out_.append(s_.substr(i_, end - i_));
+      i_ = end;
+      if (i_ < s_.size()) step();
+    }
     return std::move(out_);
   }
 

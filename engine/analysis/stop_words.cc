@@ -16,10 +16,12 @@ constexpr std::array<std::string_view, 33> kStopWords = {
 };
 
 static_assert(std::is_sorted(kStopWords.begin(), kStopWords.end()));
+static_assert(std::all_of(kStopWords.begin(), kStopWords.end(), [](std::string_view w) { return w.size() <= 5; }));
 
 }  // namespace
 
 bool is_stop_word(std::string_view term) {
+  if (term.size() > 5) return false;  // most words: none is longer than "there"
   return std::binary_search(kStopWords.begin(), kStopWords.end(), term);
 }
 

@@ -47,6 +47,16 @@ std::string collapse_spaces(std::string_view s) {
   out.reserve(s.size());
   bool pending_space = false;
   for (std::size_t i = 0; i < s.size();) {
+    // A run of printable ASCII other than the space, copied at once.
+    std::size_t run = i;
+    while (run < s.size() && static_cast<unsigned char>(s[run] - 0x21) < 0x5e) ++run;
+    if (run > i) {
+      if (pending_space) out += ' ';
+      pending_space = false;
+      out.append(s.substr(i, run - i));
+      i = run;
+      continue;
+    }
     if (auto n = space_length(s, i); n > 0) {
       pending_space = !out.empty();
       i += n;

@@ -36,10 +36,12 @@ TEST(Positions, ShortHashesWhileTheyAreUnique) {
 // 3,000 words cannot all have distinct 16-bit hashes under any of the seeds
 // tried, so the value takes longer ones; every word still finds its own positions.
 TEST(Positions, ManyWordsTakeLongerHashes) {
+  std::vector<std::string> words;
+  for (int i = 0; i < 3000; ++i) words.push_back("w" + std::to_string(i));
   std::vector<positions::Posting> postings;
   for (Xapian::termpos i = 0; i < 3000; ++i) {
-    postings.emplace_back("w" + std::to_string(i), i + 1);
-    postings.emplace_back("w" + std::to_string(i), i + 5000);
+    postings.emplace_back(words[i], i + 1);
+    postings.emplace_back(words[i], i + 5000);
   }
   const std::string value = positions::encode(postings);
   EXPECT_GE(value[0], 3);
