@@ -1,5 +1,6 @@
 #include "engine/compression.h"
 
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_c_literalCompressionMode
 #include <zdict.h>
 #include <zstd.h>
 
@@ -44,7 +45,13 @@ Compressor::Compressor(std::string_view dictionary) : impl_(std::make_unique<Imp
   ZSTD_CCtx_setParameter(impl_->context, ZSTD_c_dictIDFlag, 0);
   ZSTD_CCtx_setParameter(impl_->context, ZSTD_c_checksumFlag, 1);
   ZSTD_CCtx_setParameter(impl_->context, ZSTD_c_compressionLevel, kLevel);
-  if (dictionary.empty()) return;
+  if (dictionary.empty()) {
+    // Without a dictionary (an index of fewer than kMinSamples abstracts, such as
+    // the bundled corpus) each abstract would carry its own Huffman table, which
+    // costs more to read than it saves: a one-shot search decodes ten of them.
+    ZSTD_CCtx_setParameter(impl_->context, ZSTD_c_literalCompressionMode, ZSTD_ps_disable);
+    return;
+  }
   impl_->dictionary = ZSTD_createCDict(dictionary.data(), dictionary.size(), kLevel);
   ZSTD_CCtx_refCDict(impl_->context, impl_->dictionary);
 }

@@ -1,5 +1,6 @@
 #include "engine/analysis/analyzer.h"
 
+#include <array>
 #include <cctype>
 
 #include <unicode/normalizer2.h>
@@ -24,9 +25,25 @@ bool is_word_char(UChar32 c) {
   }
 }
 
-bool is_ascii_word_byte(unsigned char b) {
-  return static_cast<unsigned char>((b | 0x20) - 'a') < 26 || static_cast<unsigned char>(b - '0') < 10;
-}
+// What a byte is to the tokenizer's fast paths: an ASCII letter, an ASCII digit,
+// any other ASCII character (a space, punctuation), or the lead or continuation
+// byte of a longer UTF-8 character, for the slow path.
+enum AsciiClass : unsigned char { kAsciiOther, kAsciiLetter, kAsciiDigit, kNotAscii };
+constexpr std::array<unsigned char, 256> kAsciiClass = [] {
+  std::array<unsigned char, 256> table{};
+  for (int b = 0; b < 256; ++b) {
+    if (b >= 0x80) {
+      table[b] = kNotAscii;
+    } else if ((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z')) {
+      table[b] = kAsciiLetter;
+    } else if (b >= '0' && b <= '9') {
+      table[b] = kAsciiDigit;
+    } else {
+      table[b] = kAsciiOther;
+    }
+  }
+  return table;
+}();
 
 bool is_digit(UChar32 c) { return c < 0x80 ? (c >= '0' && c <= '9') : u_isdigit(c) != 0; }
 
@@ -198,6 +215,11 @@ std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<s
   std::uint32_t position = 0;
   int32_t i = 0;
   while (i < n) {
+    // Spaces and ASCII punctuation between words, skipped a byte at a time.
+    if (kAsciiClass[static_cast<unsigned char>(text[i])] == kAsciiOther) {
+      ++i;
+      continue;
+    }
     UChar32 c;
     int32_t start = i;
     U8_NEXT(text.data(), i, n, c);
@@ -213,13 +235,16 @@ std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<s
     UChar32 last = c;
     int32_t end = i;
     while (i < n) {
-      // Fast path: an ASCII letter or digit.
+      // Fast path: a run of ASCII letters after a letter, or of ASCII digits
+      // after a digit.
       const auto b = static_cast<unsigned char>(text[i]);
-      if (is_ascii_word_byte(b)) {
-        if (digits_meet_letters(last, b)) break;
-        if (!verbatim) word += static_cast<char>(b);
-        last = b;
-        i = end = i + 1;
+      if (const int cls = kAsciiClass[b]; cls == kAsciiLetter || cls == kAsciiDigit) {
+        if ((cls == kAsciiDigit) != is_digit(last)) break;  // digits meet letters
+        int32_t run = i + 1;
+        while (run < n && kAsciiClass[static_cast<unsigned char>(text[run])] == cls) ++run;
+        if (!verbatim) word.append(text.substr(i, run - i));
+        last = static_cast<unsigned char>(text[run - 1]);
+        i = end = run;
         continue;
       }
       if (b < 0x80 && b != '\'' && b != '.' && b != ',') break;
