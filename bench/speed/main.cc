@@ -239,7 +239,8 @@ int main(int argc, char** argv) {
       const ThroughputResult r = measure_throughput(index_path, load_queries(queries_file), throughput_options);
       json j{{"system", "engine"},          {"threads", r.threads},     {"seconds", r.seconds},
              {"queries", r.queries},        {"qps", r.qps},             {"per_thread", r.per_thread},
-             {"p50_ms", r.p50_ms},          {"p99_ms", r.p99_ms},       {"warmup_seconds", r.warmup_seconds},
+             {"p50_ms", r.p50_ms},          {"p99_ms", r.p99_ms},       {"cpu_seconds", r.cpu_seconds},
+             {"warmup_seconds", r.warmup_seconds},
              {"open_ms", r.open_ms},        {"errors", r.errors},       {"first_error", r.first_error},
              {"passes", throughput_options.passes}};
       j.update(fields(set_fields));

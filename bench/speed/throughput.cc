@@ -1,5 +1,7 @@
 #include "bench/speed/throughput.h"
 
+#include <sys/resource.h>
+
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -16,6 +18,13 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
 }  // namespace
@@ -85,12 +94,14 @@ ThroughputResult measure_throughput(const std::filesystem::path& index_dir,
     });
   }
   while (ready.load() < options.threads) std::this_thread::yield();
+  const double cpu_at_start = cpu_seconds();
   begin = Clock::now();
   deadline = begin + std::chrono::duration_cast<Clock::duration>(
                          std::chrono::duration<double>(options.seconds));
   go.store(true, std::memory_order_release);
   for (auto& th : threads) th.join();
   result.seconds = seconds_since(begin);
+  result.cpu_seconds = cpu_seconds() - cpu_at_start;
 
   std::vector<double> all;
   for (std::size_t t = 0; t < options.threads; ++t) {

@@ -27,6 +27,9 @@ struct ThroughputResult {
   double qps = 0;                       // queries / seconds
   std::vector<std::size_t> per_thread;  // queries each thread completed
   double p50_ms = 0, p99_ms = 0;        // latency of every timed query, all threads
+  // CPU time (user + system) of the whole process over the timed part: about
+  // `threads` times `seconds` when the threads never wait for one another.
+  double cpu_seconds = 0;
   double warmup_seconds = 0;
   double open_ms = 0;
   std::size_t errors = 0;
