@@ -219,6 +219,10 @@ void write_report(const fs::path& dir) {
 
   // ---- report.md
   std::ostringstream md;
+  if (run.contains("seconds")) {
+    md << "The run took " << fmt(run.at("seconds").get<double>() / 60, 0) << " minutes (estimated at its start: "
+       << run.value("estimated_minutes", 0) << ").\n\n";
+  }
   md << "Cells with three numbers are min / **median** / max over the repeated runs; ratios use medians.\n\n";
   auto skipped_note = [&] {
     for (auto& [system, sk] : skipped) {
