@@ -1,10 +1,13 @@
 // speed: the pieces of the speed benchmark (docs/performance.md), run in turn by
 // scripts/bench-speed. Each subcommand does one step and writes JSON:
 //   subset   the first N abstracts of a corpus, as JSON Lines (BEIR's or arXiv's snapshot layout)
+//   synth    N abstracts: the real ones, then ones recombined from them, with new words (Heaps' law)
+//   vocabulary  distinct words of the first n abstracts of a file, at several n
 //   queries  the fixed query set, drawn from the corpus with a seed
 //   index    build one system's index (run under `measure`)
 //   measure  run a command as a child: wall time, CPU, peak memory, disk size
 //   search   per-query latency of one system over the query set
+//   throughput  queries per second of T threads sharing one engine Index
 //   report   aggregate a results folder into results.json, report.md and plot data
 // Exit status: 0 on success, 2 on error.
 #include <CLI/CLI.hpp>
@@ -20,7 +23,9 @@
 #include "bench/speed/query_set.h"
 #include "bench/speed/query_timing.h"
 #include "bench/speed/report.h"
+#include "bench/speed/synth.h"
 #include "bench/speed/system.h"
+#include "bench/speed/throughput.h"
 
 namespace {
 
@@ -149,6 +154,36 @@ int main(int argc, char** argv) {
                   "this snapshot file's records, in turn")
       ->check(CLI::ExistingFile);
 
+  SynthOptions synth_options;
+  auto* syn = app.add_subcommand(
+      "synth", "Write --count abstracts to OUT as BEIR JSON Lines: CORPUS's, then ones recombined from its sentences "
+               "and titles, with new words at the rate Heaps' law fitted on CORPUS predicts; print a summary");
+  syn->add_option("CORPUS", corpus, "BEIR JSON Lines, plain or gzip")->required()->check(CLI::ExistingFile);
+  syn->add_option("OUT", out, "The JSON Lines file to write")->required();
+  syn->add_option("--count", synth_options.count, "How many abstracts")->required();
+  syn->add_option("--seed", synth_options.seed, "Random seed (std::mt19937_64)")->capture_default_str();
+  syn->add_option("--rare-max", synth_options.rare_max,
+                  "Words seen at most this often in CORPUS are the ones rewritten into new words")
+      ->capture_default_str();
+
+  std::vector<std::size_t> vocabulary_at = {10000, 30000, 115239, 500000, 1000000};
+  auto* voc = app.add_subcommand("vocabulary", "Count the distinct lower-cased words of the first n abstracts of CORPUS");
+  voc->add_option("CORPUS", corpus, "BEIR JSON Lines, plain or gzip")->required()->check(CLI::ExistingFile);
+  voc->add_option("--at", vocabulary_at, "The n's (and the whole file)")->delimiter(',')->capture_default_str();
+
+  ThroughputOptions throughput_options;
+  auto* thr = app.add_subcommand("throughput",
+                                 "Queries per second of --threads threads sharing one engine Index opened once");
+  thr->add_option("INDEX", index_path, "The engine's index directory")->required()->check(CLI::ExistingPath);
+  thr->add_option("QUERIES", queries_file, "Query file from `speed queries`")->required()->check(CLI::ExistingFile);
+  thr->add_option("--threads", throughput_options.threads, "Threads")->capture_default_str()->check(CLI::PositiveNumber);
+  auto* thr_seconds = thr->add_option("--seconds", throughput_options.seconds, "Timed part: this long")
+                          ->capture_default_str()->check(CLI::PositiveNumber);
+  thr->add_option("--passes", throughput_options.passes, "Timed part: each thread runs the query set this often")
+      ->check(CLI::PositiveNumber)->excludes(thr_seconds);
+  thr->add_option("--out", out, "JSON file to write (default: stdout)");
+  thr->add_option("--set", set_fields, "key=value to add to the record (repeatable)")->allow_extra_args(false);
+
   auto* qry = app.add_subcommand("queries", "Draw the query set from the first --pool abstracts of CORPUS");
   qry->add_option("CORPUS", corpus, "BEIR JSON Lines, plain or gzip")->required()->check(CLI::ExistingFile);
   qry->add_option("OUT", out, "The query file to write (JSON Lines)")->required();
@@ -196,6 +231,20 @@ int main(int argc, char** argv) {
   try {
     if (sub->parsed()) {
       write_json(subset(corpus, out, count, snapshot.empty() ? std::vector<json>{} : read_snapshot(snapshot)), "-");
+    } else if (syn->parsed()) {
+      write_json(synthesize(corpus, out, synth_options), "-");
+    } else if (voc->parsed()) {
+      write_json(vocabulary(corpus, vocabulary_at), "-");
+    } else if (thr->parsed()) {
+      const ThroughputResult r = measure_throughput(index_path, load_queries(queries_file), throughput_options);
+      json j{{"system", "engine"},          {"threads", r.threads},     {"seconds", r.seconds},
+             {"queries", r.queries},        {"qps", r.qps},             {"per_thread", r.per_thread},
+             {"p50_ms", r.p50_ms},          {"p99_ms", r.p99_ms},       {"cpu_seconds", r.cpu_seconds},
+             {"warmup_seconds", r.warmup_seconds},
+             {"open_ms", r.open_ms},        {"errors", r.errors},       {"first_error", r.first_error},
+             {"passes", throughput_options.passes}};
+      j.update(fields(set_fields));
+      write_json(j, out);
     } else if (qry->parsed()) {
       save_queries(generate_queries(corpus, pool, seed, sizes), out);
     } else if (idx->parsed()) {

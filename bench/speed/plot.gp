@@ -1,19 +1,26 @@
 # Plots of scripts/bench-speed: gnuplot -e "dir='RESULTS_DIR'; out='docs'" bench/speed/plot.gp
-# Reads dir/indexing.dat and dir/latency.dat (written by `speed report`).
+# Reads dir/indexing.dat (abstracts/s), dir/size.dat (index MB) and dir/latency.dat
+# (p50 and p99 ms), written by `speed report`: one row per corpus size, one column per
+# system, "?" where a system was not run at a size (plain Xapian past --xapian-max).
 set terminal svg size 860,440 dynamic enhanced font "sans,12" background rgb "white"
 set key outside right top
-set xrange [7000:170000]
 set grid
 set logscale xy
+set offsets graph 0.05, graph 0.05, 0, 0
 set format x "%.0s%c"
 set xlabel "abstracts in the corpus"
 set datafile missing "?"
 set style data linespoints
 
 set output out."/performance-indexing.svg"
-set title "Indexing time (median of repeated runs)"
-set ylabel "seconds"
+set title "Indexing rate (median of repeated runs)"
+set ylabel "abstracts per second"
 plot for [i=2:5] dir."/indexing.dat" using 1:i title columnhead(i) lw 2 pt 7
+
+set output out."/performance-size.svg"
+set title "Index size on disk"
+set ylabel "MB"
+plot for [i=2:5] dir."/size.dat" using 1:i title columnhead(i) lw 2 pt 7
 
 set output out."/performance-latency.svg"
 set title "Query latency, top 10 with snippets (median over passes)"
