@@ -12,7 +12,8 @@ VersionInfo version_info() {
   u_getVersion(icu);
   char icu_text[U_MAX_VERSION_STRING_LENGTH];
   u_versionToString(icu, icu_text);
-  return {ABSTRACTS_VERSION, Xapian::version_string(), icu_text, std::string(schema::kSchemaVersion)};
+  return {ABSTRACTS_VERSION, Xapian::version_string(), icu_text,
+          std::string(schema::kSchemaVersion)};
 }
 
 }  // namespace abstracts

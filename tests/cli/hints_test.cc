@@ -2,7 +2,6 @@
 // the CLI gives its own, naming the `abstracts index` command to run. And
 // `--version` names what an index depends on.
 #include <gtest/gtest.h>
-
 #include <xapian.h>
 
 #include <filesystem>
@@ -52,7 +51,8 @@ TEST_F(Issue21Hints, LockedIndexNamesTheOtherIndexCommand) {
   auto writer = Writer::open(index);  // holds the write lock
   auto r = abstracts({"--index", index.string(), "index", ABSTRACTS_CORPUS_DIR});
   EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_EQ(hint(r), "wait for the other `abstracts index` (or program writing the index) to finish")
+  EXPECT_EQ(hint(r),
+            "wait for the other `abstracts index` (or program writing the index) to finish")
       << r.err;
 }
 

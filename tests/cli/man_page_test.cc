@@ -47,7 +47,8 @@ Help parse_help(const std::string& text) {
 // command's name for its subsection of COMMANDS (with the subsections that follow
 // it, such as "Query syntax", until the next command). An option is documented
 // where a tagged paragraph (.TP) starts with it.
-std::map<std::string, Options> parse_man_page(const std::string& roff, const std::vector<std::string>& commands) {
+std::map<std::string, Options> parse_man_page(const std::string& roff,
+                                              const std::vector<std::string>& commands) {
   std::map<std::string, Options> options;
   std::string part;
   bool in_part = false, tag_next = false;
@@ -73,7 +74,8 @@ std::map<std::string, Options> parse_man_page(const std::string& roff, const std
     tag_next = false;
     // "\fB\-n N\fR, \fB\-\-limit N\fR" -> "-n N, --limit N"
     for (const std::string font : {"\\fB", "\\fR", "\\fI"}) {
-      for (std::size_t at; (at = line.find(font)) != std::string::npos;) line.erase(at, font.size());
+      for (std::size_t at; (at = line.find(font)) != std::string::npos;)
+        line.erase(at, font.size());
     }
     for (std::size_t at; (at = line.find("\\-")) != std::string::npos;) line.erase(at, 1);
     if (!line.starts_with("-")) continue;  // a table row or a query, not an option
@@ -112,16 +114,17 @@ TEST(Issue21ManPage, ListsTheOptionsOfHelpForEveryCommand) {
       if (global.options.count(o) == 0 || help.count(o) != 0) documented.insert(o);
     }
     EXPECT_FALSE(help.empty()) << command;
-    EXPECT_EQ(join(documented), join(help)) << "the man page's " << command << " against `abstracts "
-                                            << command << " --help`";
+    EXPECT_EQ(join(documented), join(help))
+        << "the man page's " << command << " against `abstracts " << command << " --help`";
   }
 }
 
 TEST(Issue21ManPage, IsRoffThatManRendersWithoutWarnings) {
   // man is in install-deps' set; groff's warnings (an unknown request, a bad
   // escape) go to stderr.
-  auto r = run("/bin/sh", {"-c", "MANWIDTH=80 man --warnings -l \"$0\" >/dev/null", ABSTRACTS_MAN_PAGE},
-               {{"LANG", "C.UTF-8"}});
+  auto r =
+      run("/bin/sh", {"-c", "MANWIDTH=80 man --warnings -l \"$0\" >/dev/null", ABSTRACTS_MAN_PAGE},
+          {{"LANG", "C.UTF-8"}});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
 }
