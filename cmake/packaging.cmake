@@ -21,8 +21,7 @@ set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL cli lib dev)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# A `shlibs` file for libabstracts0, so packages built on it depend on it; CPack
-# adds the ldconfig calls to its postinst and postrm.
+# A `shlibs` file for libabstracts0, so packages built on it depend on it.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 
@@ -30,19 +29,26 @@ set(CPACK_DEBIAN_CLI_PACKAGE_NAME abstracts)
 set(CPACK_DEBIAN_CLI_PACKAGE_SECTION text)
 string(CONCAT CPACK_DEBIAN_CLI_DESCRIPTION
     "${PROJECT_DESCRIPTION}: the command-line tool\n"
-    "A command-line tool with grep manners that indexes abstracts of scientific papers\n"
-    "(text, BibTeX, RIS, CSL-JSON, PubMed XML, arXiv, Semantic Scholar, OpenAlex) into a\n"
-    "Xapian index and searches them with BM25, phrases, fields, wildcards, spelling\n"
-    "correction and learned acronyms, printing snippets with path:line locations.\n"
-    "The first search builds a default index from a bundled corpus.")
+    "A command-line tool with grep manners that indexes abstracts of scientific\n"
+    "papers (text, BibTeX, RIS, CSL-JSON, PubMed XML, arXiv, Semantic Scholar,\n"
+    "OpenAlex) into a Xapian index and searches them with BM25, phrases, fields,\n"
+    "wildcards, spelling correction and learned acronyms, printing snippets with\n"
+    "path:line locations. The first search builds a default index from a bundled\n"
+    "corpus.")
 
 set(CPACK_DEBIAN_LIB_PACKAGE_NAME libabstracts${PROJECT_VERSION_MAJOR})
 set(CPACK_DEBIAN_LIB_PACKAGE_SECTION libs)
 string(CONCAT CPACK_DEBIAN_LIB_DESCRIPTION
     "${PROJECT_DESCRIPTION} (shared library)\n"
-    "The search engine of abstracts as a C++ library: index files of abstracts, search\n"
-    "them with the query language and ranking of the abstracts tool, fetch abstracts\n"
-    "by id and find similar ones.")
+    "The search engine of abstracts as a C++ library: index files of abstracts,\n"
+    "search them with the query language and ranking of the abstracts tool, fetch\n"
+    "abstracts by id and find similar ones.")
+# dpkg's ldconfig trigger, as Debian's library packages have it, rather than the
+# postinst and postrm that CPack would write to call ldconfig (which it does not
+# write when the package brings its own).
+set(CPACK_DEBIAN_LIB_PACKAGE_CONTROL_EXTRA
+    ${CMAKE_CURRENT_LIST_DIR}/debian/triggers ${CMAKE_CURRENT_LIST_DIR}/debian/postinst
+    ${CMAKE_CURRENT_LIST_DIR}/debian/postrm)
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libabstracts-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
