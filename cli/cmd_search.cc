@@ -73,7 +73,7 @@ std::size_t search_one(const Index& index, const std::string& query, const Searc
 // line number); blank lines are skipped. A query that fails is reported and the
 // batch goes on. Exit status: 2 if any query failed, else 0 if any found
 // something, else 1.
-int search_batch(const Index& index, const SearchArgs& args, Printer& printer) {
+int search_batch(const Context& ctx, const Index& index, const SearchArgs& args, Printer& printer) {
   std::ifstream file;
   if (args.queries != "-") {
     file.open(args.queries, std::ios::binary);
@@ -99,7 +99,9 @@ int search_batch(const Index& index, const SearchArgs& args, Printer& printer) {
     } catch (const Error& e) {
       failed = true;
       std::cerr << "error: query " << escape_controls(label) << ": " << escape_controls(e.what()) << '\n';
-      if (!e.hint().empty()) std::cerr << "hint: " << escape_controls(e.hint()) << '\n';
+      if (const std::string hint = cli_hint(e, ctx); !hint.empty()) {
+        std::cerr << "hint: " << escape_controls(hint) << '\n';
+      }
     }
   }
   if (in.bad()) throw Error(args.queries + ": read error");
@@ -139,7 +141,7 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
     const Index index = ctx.open_index();
     auto printer = make_printer(args->json, ctx);
     if (!args->queries.empty()) {
-      status = search_batch(index, *args, *printer);
+      status = search_batch(ctx, index, *args, *printer);
       return;
     }
     std::string query;

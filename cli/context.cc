@@ -107,10 +107,32 @@ Index Context::open_index() const {
   return Index::open(dir, options);
 }
 
-void print_error(const std::exception& e) {
+std::string cli_hint(const Error& e, const Context& ctx) {
+  if (dynamic_cast<const IndexLocked*>(&e) != nullptr) {
+    return "wait for the other `abstracts index` (or program writing the index) to finish";
+  }
+  const fs::path dir = ctx.index_dir();
+  std::error_code ec;
+  if (fs::is_regular_file(dir, ec)) {
+    // A cluster file: its errors name the file's line or the shard at fault.
+    if (dynamic_cast<const IndexNotFound*>(&e) != nullptr && !e.hint().empty()) {
+      return "build each shard the cluster file names with `abstracts index --index SHARD --shard K/N`";
+    }
+    return e.hint();
+  }
+  const std::string index_command =
+      ctx.index_is_default() ? "abstracts index" : "abstracts index --index " + dir.string() + " [PATH...]";
+  if (dynamic_cast<const IndexNotFound*>(&e) != nullptr) return "create it with `" + index_command + "`";
+  if (dynamic_cast<const CorruptIndex*>(&e) != nullptr && !e.hint().empty()) {
+    return "delete " + dir.string() + " and run `" + index_command + "` to rebuild it";
+  }
+  return e.hint();
+}
+
+void print_error(const std::exception& e, const Context& ctx) {
   std::cerr << "error: " << escape_controls(e.what()) << '\n';
-  if (const auto* ae = dynamic_cast<const Error*>(&e); ae != nullptr && !ae->hint().empty()) {
-    std::cerr << "hint: " << escape_controls(ae->hint()) << '\n';
+  if (const auto* ae = dynamic_cast<const Error*>(&e); ae != nullptr && !cli_hint(*ae, ctx).empty()) {
+    std::cerr << "hint: " << escape_controls(cli_hint(*ae, ctx)) << '\n';
   } else if (dynamic_cast<const ShardUnavailable*>(&e) != nullptr) {
     std::cerr << "hint: start the shard's xapian-tcpsrv, or add --allow-partial to search the shards that answer\n";
   }
@@ -151,7 +173,13 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
   auto dir = ctx.index_dir();
   std::error_code ec;
   const bool first_run = !fs::exists(dir, ec);
-  std::optional<Writer> writer = Writer::open(dir, WriterOptions{shard});
+  std::optional<Writer> writer;
+  try {
+    writer = Writer::open(dir, WriterOptions{shard});
+  } catch (const IndexNotFound& e) {  // not a directory: a cluster file, say
+    throw Error(e.what(), "give --index a directory; a cluster file is only searched, and each of its "
+                          "shards is built with `abstracts index --index SHARD --shard K/N`");
+  }
   std::size_t files = 0, changed = 0, abstracts = 0, removed = 0, skipped = 0, failed = 0, gone = 0, others = 0;
   ProgressBar bar(!quiet && isatty(STDERR_FILENO) != 0);
   IndexOptions options;
@@ -170,7 +198,7 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
   options.on_error = [&](const std::exception& e) {
     ++failed;
     bar.clear();
-    print_error(e);
+    print_error(e, ctx);
   };
   options.on_warning = [&](const std::exception& e) {
     bar.clear();

@@ -35,8 +35,13 @@ struct Context {
   Index open_index() const;
 };
 
-// Prints the error and its hint to stderr as "error: ..." / "hint: ...".
-void print_error(const std::exception& e);
+// The hint the command line gives for `e`: the library's hints speak of its API
+// (abstracts::Writer), so for a missing, locked or damaged index the CLI says which
+// `abstracts index` command to run instead. Other hints are the library's.
+std::string cli_hint(const Error& e, const Context& ctx);
+
+// Prints the error and its hint (cli_hint) to stderr as "error: ..." / "hint: ...".
+void print_error(const std::exception& e, const Context& ctx);
 
 // `path` relative to the current directory when it lies below it, else as is.
 std::string display_path(const std::string& path);

@@ -68,6 +68,12 @@ void report(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv
             << abstracts::cli::escape_controls(hint) << '\n';
 }
 
+// `--version`: ours, then what the index depends on, one `name version` a line.
+std::string version_text() {
+  const abstracts::VersionInfo v = abstracts::version_info();
+  return "abstracts " + v.library + "\nXapian " + v.xapian + "\nICU " + v.icu + "\nindex schema " + v.schema;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -79,7 +85,8 @@ int main(int argc, char** argv) {
   // A repeated option takes its last value (`--limit 3 --limit 5` is 5), so an
   // alias or a script's defaults can be overridden on the command line.
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  app.set_version_flag("--version", ABSTRACTS_VERSION);
+  app.set_version_flag("--version", version_text,
+                       "Print the version, those of Xapian and ICU and the index schema's, and exit");
   app.require_subcommand(1);
   app.add_option("--index", ctx.index_option,
                  "Index directory, or a cluster file listing shards (docs/scale-out.md) "
@@ -108,7 +115,7 @@ int main(int argc, char** argv) {
     report(app, e, argc, argv);
     return 2;
   } catch (const std::exception& e) {
-    print_error(e);
+    print_error(e, ctx);
     return 2;
   }
   std::cout.flush();

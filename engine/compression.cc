@@ -107,7 +107,7 @@ std::string Decompressor::decompress(std::string_view stored, unsigned docid) co
   }
   if (ZSTD_isError(n) || n != size) {
     throw CorruptIndex("a stored abstract cannot be decompressed",
-                       "delete the index and run `abstracts index` to rebuild it");
+                       "delete the index and build it again with abstracts::Writer");
   }
   return out;
 }

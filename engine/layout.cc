@@ -45,7 +45,7 @@ bool is_generation_name(std::string_view name) {
 [[noreturn]] void damaged_stub(const fs::path& dir, const std::string& what) {
   throw CorruptIndex("the index at " + dir.string() + " is damaged: its stub file " + (dir / kStub).string() +
                          " " + what,
-                     "delete " + dir.string() + " and run `abstracts index` to rebuild it");
+                     "delete " + dir.string() + " and build it again with abstracts::Writer");
 }
 
 // The generation the stub names ("glass gen-000002" -> "gen-000002"), or "" if
@@ -100,14 +100,14 @@ void reject_flat_layout(const fs::path& dir) {
   std::error_code ec;
   if (!fs::exists(dir / "iamglass", ec)) return;
   throw CorruptIndex("the index at " + dir.string() + " was written by an older version of abstracts",
-                     "delete " + dir.string() + " and run `abstracts index` to rebuild it");
+                     "delete " + dir.string() + " and build it again with abstracts::Writer");
 }
 
 fs::path current_generation(const fs::path& dir) {
   std::string name = read_stub(dir);
   if (name.empty()) {
     throw IndexNotFound("no index at " + dir.string(),
-                        "create it with `abstracts index --index " + dir.string() + " [PATH...]`");
+                        "build one with abstracts::Writer (Writer::open creates it)");
   }
   // A real directory: a link named like a generation could lead anywhere.
   std::error_code ec;
@@ -178,7 +178,7 @@ WriterLock::WriterLock(const fs::path& dir) {
     fd_ = -1;
     if (err == EAGAIN || err == EACCES) {
       throw IndexLocked("the index at " + dir.string() + " is locked by another writer",
-                        "wait for the other `abstracts index` (or program writing it) to finish");
+                        "wait until the other abstracts::Writer on it, in this process or another, is destroyed");
     }
     throw Error("cannot lock " + path.string() + ": " + std::strerror(err));
   }

@@ -45,7 +45,7 @@ T to_number(std::string_view s) {
 void require_version(const Xapian::Database& db, const std::filesystem::path& dir) {
   if (db.get_metadata(std::string(kSchemaKey)) == kSchemaVersion) return;
   throw CorruptIndex("the index at " + dir.string() + " was written by another version of abstracts",
-                     "delete " + dir.string() + " and run `abstracts index` to rebuild it");
+                     "delete " + dir.string() + " and build it again with abstracts::Writer");
 }
 
 Abstract stored_abstract(const Xapian::Document& doc, Xapian::docid docid, const compression::Decompressor& stored) {

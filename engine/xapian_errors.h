@@ -20,16 +20,16 @@ namespace abstracts {
   const std::string where = dir.string();
   if (type == "DatabaseLockError") {
     throw IndexLocked("the index at " + where + " is locked by another writer",
-                      "wait for the other `abstracts index` (or program writing it) to finish");
+                      "wait until the other abstracts::Writer on it, in this process or another, is destroyed");
   }
   if (type == "DatabaseNotFoundError") {
     throw IndexNotFound("no index at " + where,
-                        "create it with `abstracts index --index " + where + " [PATH...]`");
+                        "build one with abstracts::Writer (Writer::open creates it)");
   }
   if (type == "DatabaseCorruptError" || type == "DatabaseVersionError" ||
       type == "DatabaseOpeningError") {
     throw CorruptIndex("cannot read the index at " + where + ": " + e.get_msg(),
-                       "delete " + where + " and run `abstracts index` to rebuild it");
+                       "delete " + where + " and build it again with abstracts::Writer");
   }
   if (type == "DatabaseModifiedError") {
     throw Error("the index at " + where + " kept changing under this read (a writer is committing to it)",

@@ -378,7 +378,8 @@ Writer Writer::open(const fs::path& dir, const WriterOptions& options) {
   }
   std::error_code ec;
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec)) {
-    throw IndexNotFound(dir.string() + " is not a directory", "give --index a directory");
+    throw IndexNotFound(dir.string() + " is not a directory",
+                        "Writer::open takes a directory (and creates it if missing)");
   }
   fs::create_directories(dir, ec);
   if (ec) throw Error("cannot create the index directory " + dir.string() + ": " + ec.message());

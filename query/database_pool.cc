@@ -16,7 +16,7 @@ Xapian::Database open_database(const fs::path& dir) {
   layout::reject_flat_layout(dir);
   if (!layout::has_index(dir)) {
     throw IndexNotFound("no index at " + dir.string(),
-                        "create it with `abstracts index --index " + dir.string() + " [PATH...]`");
+                        "build one with abstracts::Writer (Writer::open creates it)");
   }
   // The generation the stub names, opened as what it must be: Xapian would follow
   // the stub to any database it named, a remote one included.
@@ -113,7 +113,8 @@ DatabasePool::Handle DatabasePool::open_cluster_handle() {
     const auto setting = Shard::parse(one.get_metadata(std::string(cluster::kShardKey)));
     auto refuse = [&](const std::string& why) {
       return CorruptIndex(dir_.string() + ":" + std::to_string(m.line) + ": " + m.name() + " " + why,
-                          "each line of a cluster file names a shard built with `index --shard K/N`, one for each K");
+                          "each line of a cluster file names a shard, an index built with "
+                          "WriterOptions{Shard{K, N}}, one for each K");
     };
     if (!setting) throw refuse("is not a shard: it holds a whole corpus");
     if (first.count == 0) first = *setting;

@@ -223,6 +223,48 @@ TEST(PublicApiErrors, MissingIndexThrowsIndexNotFound) {
   }
 }
 
+// Issue 21: a program has no `abstracts index` to run, so the library's hints
+// speak of its own API; the CLI gives its own (tests/cli/hints_test.cc).
+TEST(PublicApiErrors, HintsSpeakOfTheLibraryNotTheCli) {
+  ScratchDir dir;
+  auto expect_library_hint = [](const abstracts::Error& e) {
+    EXPECT_NE(e.hint().find("Writer"), std::string::npos) << e.hint();
+    EXPECT_EQ(e.hint().find("abstracts index"), std::string::npos) << e.hint();
+    EXPECT_EQ(e.hint().find("--"), std::string::npos) << e.hint();
+  };
+  try {
+    abstracts::Index::open(dir.path() / "missing");
+    ADD_FAILURE() << "expected IndexNotFound";
+  } catch (const abstracts::IndexNotFound& e) {
+    expect_library_hint(e);
+  }
+  auto writer = abstracts::Writer::open(dir.path() / "index");
+  try {
+    abstracts::Writer::open(dir.path() / "index");
+    ADD_FAILURE() << "expected IndexLocked";
+  } catch (const abstracts::IndexLocked& e) {
+    expect_library_hint(e);
+  }
+  std::ofstream(dir.path() / "file") << "not a directory\n";
+  try {
+    abstracts::Writer::open(dir.path() / "file");
+    ADD_FAILURE() << "expected IndexNotFound";
+  } catch (const abstracts::IndexNotFound& e) {
+    expect_library_hint(e);
+  }
+}
+
+TEST(PublicApiVersion, NamesTheLibraryXapianIcuAndTheSchema) {
+  const abstracts::VersionInfo v = abstracts::version_info();
+  for (const std::string& version : {v.library, v.xapian, v.icu}) {
+    EXPECT_TRUE(!version.empty() && std::isdigit(static_cast<unsigned char>(version[0])) &&
+                version.find('.') != std::string::npos)
+        << version;
+  }
+  EXPECT_TRUE(v.xapian.starts_with("1.4.")) << v.xapian;
+  EXPECT_FALSE(v.schema.empty());
+}
+
 TEST(PublicApiErrors, BadInputThrowsInputErrorNamingFileAndLine) {
   ScratchDir dir;
   const fs::path bad = dir.path() / "latin1.txt";

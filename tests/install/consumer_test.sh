@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the build tree into a temporary prefix, then builds the tour of
 # docs/library.md against it twice, through find_package and through
-# pkg-config, and runs both on the bundled corpus.
+# pkg-config (with the -std the program chooses, and an rpath, as docs/library.md
+# says), and runs both on the bundled corpus.
 #   consumer_test.sh SOURCE_DIR BUILD_DIR [EXTRA_CXXFLAGS]
 set -euo pipefail
 src=$1 build=$2 extra=${3:-}
@@ -31,6 +32,6 @@ check_run "$work/consumer/build/tour" find_package
 libdir=$(dirname "$(find "$work/prefix" -name abstracts.pc)")/..
 export PKG_CONFIG_PATH=$(dirname "$(find "$work/prefix" -name abstracts.pc)")
 # shellcheck disable=SC2046,SC2086
-c++ $extra "$work/consumer/tour.cc" -o "$work/tour-pc" $(pkg-config --cflags --libs abstracts) \
+c++ -std=c++20 $extra "$work/consumer/tour.cc" -o "$work/tour-pc" $(pkg-config --cflags --libs abstracts) \
   -Wl,-rpath,"$(cd "$libdir" && pwd)"
 check_run "$work/tour-pc" pkg-config

@@ -1,0 +1,54 @@
+# bash completion for abstracts(1): commands, their options, the values of
+# --color, --sort and --by, files for --index, --queries and `index`, and the
+# query fields (venue:, year:, ...) for `search`. Installed as
+# share/bash-completion/completions/abstracts; the options are those of docs/cli.md,
+# which tests/cli/completions_test.sh checks this file against.
+
+_abstracts() {
+  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+  local commands="index search show similar stats acronyms"
+  local globals="--index --allow-partial --color -h --help --version"
+  local command="" i
+  # The command is the first word that is neither an option nor an option's value.
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    case ${COMP_WORDS[i]} in
+      --index | --color | --queries | --sort | --by | --shard | -n | --limit | --offset) ((i++)) ;;
+      -*) ;;
+      *) command=${COMP_WORDS[i]} && break ;;
+    esac
+  done
+
+  case $prev in
+    --color) mapfile -t COMPREPLY < <(compgen -W "auto always never" -- "$cur") && return ;;
+    --sort) mapfile -t COMPREPLY < <(compgen -W "relevance date" -- "$cur") && return ;;
+    --by) mapfile -t COMPREPLY < <(compgen -W "year venue category author" -- "$cur") && return ;;
+    --index | --queries)
+      compopt -o filenames 2>/dev/null
+      mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+      return
+      ;;
+    --shard | -n | --limit | --offset) return ;;  # a number, or K/N
+  esac
+
+  local options=""
+  case $command in
+    index) options="-q --quiet --shard" ;;
+    search) options="-n --limit --offset --json --explain -c --count --sort --queries --no-correct --no-acronyms --no-feedback" ;;
+    similar) options="-n --limit --offset --json --explain" ;;
+    show | acronyms) options="--json" ;;
+    stats) options="--by --limit --json" ;;
+  esac
+  if [[ $cur == -* ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "$globals $options" -- "$cur")
+  elif [[ -z $command ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
+  elif [[ $command == index ]]; then
+    compopt -o filenames 2>/dev/null
+    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+  elif [[ $command == search ]]; then
+    # A field is completed with its colon and no space, so that its value follows.
+    compopt -o nospace 2>/dev/null
+    mapfile -t COMPREPLY < <(compgen -W "venue: year: title: author: category: doi: arxiv: pmid: source: id:" -- "$cur")
+  fi
+}
+complete -F _abstracts abstracts
