@@ -76,14 +76,25 @@ std::pair<int, unsigned> choose_hash(const std::vector<std::string_view>& words)
 }  // namespace
 
 std::string encode(std::vector<Posting> postings) {
-  // The indexer hands them over sorted already.
-  if (!std::is_sorted(postings.begin(), postings.end())) std::sort(postings.begin(), postings.end());
+  // The indexer hands them over sorted already, and a word's postings sharing
+  // one string, which same_word() tells without reading it.
+  auto same_word = [](std::string_view a, std::string_view b) {
+    return a.size() == b.size() && (a.data() == b.data() || a == b);
+  };
+  bool sorted = true;
+  for (std::size_t i = 1; i < postings.size() && sorted; ++i) {
+    const Posting& a = postings[i - 1];
+    const Posting& b = postings[i];
+    sorted = same_word(a.first, b.first) ? a.second <= b.second : a.first < b.first;
+  }
+  if (!sorted) std::sort(postings.begin(), postings.end());
   std::vector<std::string_view> words;
   for (const auto& p : postings) {
-    if (words.empty() || words.back() != p.first) words.push_back(p.first);
+    if (words.empty() || !same_word(words.back(), p.first)) words.push_back(p.first);
   }
   const auto [width, seed] = choose_hash(words);
   std::string out;
+  out.reserve(2 + 3 * postings.size() + (width == kFullWord ? 8 : width + 2) * words.size() + kChecksumBytes);
   out += static_cast<char>(width);
   out += static_cast<char>(seed);
   std::string deltas;
@@ -91,7 +102,7 @@ std::string encode(std::vector<Posting> postings) {
     const std::string_view word = postings[i].first;
     deltas.clear();
     Xapian::termpos last = 0;
-    for (; i < postings.size() && postings[i].first == word; ++i) {
+    for (; i < postings.size() && same_word(postings[i].first, word); ++i) {
       if (!deltas.empty() && postings[i].second == last)
         continue;  // the same word twice at one position
       put_varint(deltas, postings[i].second - last);

@@ -134,7 +134,7 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
     for (j = i; j < body.size() && body[j].term == body[i].term; ++j) {
       wdf += body[j].wdf;
       if (body[j].position == kNoPosition) continue;
-      postings.emplace_back(body[j].term, body[j].position);
+      postings.emplace_back(body[i].term, body[j].position);  // one string per word (positions::encode)
       if (xapian_positions) doc.add_posting(term, body[j].position, 0);  // wdf counted below
     }
     doc.add_term(term, wdf);

@@ -1,5 +1,8 @@
 #include "engine/analysis/unicode_text.h"
 
+#include <cstdint>
+#include <cstring>
+
 #include <unicode/normalizer2.h>
 #include <unicode/unistr.h>
 #include <unicode/utf8.h>
@@ -20,11 +23,23 @@ std::size_t space_length(std::string_view s, std::size_t i) {
   return 0;
 }
 
+// Bytes from `from` on that are ASCII, eight at a time: the length of the
+// leading ASCII run of s.substr(from), rounded down to a multiple of eight.
+std::size_t ascii_words(std::string_view s, std::size_t from) {
+  std::size_t i = from;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    if ((w & 0x8080808080808080ull) != 0) break;
+  }
+  return i - from;
+}
+
 }  // namespace
 
 bool is_ascii(std::string_view s) {
-  for (unsigned char c : s) {
-    if (c >= 0x80) return false;
+  for (std::size_t i = ascii_words(s, 0); i < s.size(); ++i) {
+    if (static_cast<unsigned char>(s[i]) >= 0x80) return false;
   }
   return true;
 }
@@ -74,7 +89,8 @@ std::size_t find_invalid_utf8(std::string_view s) {
   int32_t i = 0;
   while (i < n) {
     if (static_cast<unsigned char>(s[i]) < 0x80) {
-      ++i;
+      i += static_cast<int32_t>(ascii_words(s, static_cast<std::size_t>(i)));
+      if (i < n && static_cast<unsigned char>(s[i]) < 0x80) ++i;
       continue;
     }
     int32_t start = i;
