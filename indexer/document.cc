@@ -100,7 +100,8 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
     std::uint64_t head = leading_bytes(term);  // orders most pairs without a memcmp
     bool operator<(const Occurrence& o) const {
       if (head != o.head) return head < o.head;
-      return term != o.term ? term < o.term : position < o.position;
+      if (const int c = term.compare(o.term); c != 0) return c < 0;
+      return position < o.position;
     }
   };
   constexpr Xapian::termpos kNoPosition = 0;  // positions start at 1

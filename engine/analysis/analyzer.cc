@@ -12,19 +12,6 @@
 namespace abstracts::analysis {
 namespace {
 
-bool is_word_char(UChar32 c) {
-  if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  switch (u_charType(c)) {
-    case U_UPPERCASE_LETTER: case U_LOWERCASE_LETTER: case U_TITLECASE_LETTER:
-    case U_MODIFIER_LETTER: case U_OTHER_LETTER: case U_NON_SPACING_MARK:
-    case U_COMBINING_SPACING_MARK: case U_ENCLOSING_MARK: case U_DECIMAL_DIGIT_NUMBER:
-    case U_LETTER_NUMBER: case U_OTHER_NUMBER:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // What a byte is to the tokenizer's fast paths: an ASCII letter, an ASCII digit,
 // any other ASCII character (a space, punctuation), or the lead or continuation
 // byte of a longer UTF-8 character, for the slow path.
@@ -45,13 +32,26 @@ constexpr std::array<unsigned char, 256> kAsciiClass = [] {
   return table;
 }();
 
+bool is_word_char(UChar32 c) {
+  // c < 0: a byte that starts no UTF-8 character.
+  if (c < 0x80) return c >= 0 && (kAsciiClass[c] == kAsciiLetter || kAsciiClass[c] == kAsciiDigit);
+  switch (u_charType(c)) {
+    case U_UPPERCASE_LETTER: case U_LOWERCASE_LETTER: case U_TITLECASE_LETTER:
+    case U_MODIFIER_LETTER: case U_OTHER_LETTER: case U_NON_SPACING_MARK:
+    case U_COMBINING_SPACING_MARK: case U_ENCLOSING_MARK: case U_DECIMAL_DIGIT_NUMBER:
+    case U_LETTER_NUMBER: case U_OTHER_NUMBER:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool is_digit(UChar32 c) { return c < 0x80 ? (c >= '0' && c <= '9') : u_isdigit(c) != 0; }
 
 // "GPT4" is "GPT 4" and "GPT-4", "40mg" is "40 mg": a word ends where digits meet
 // letters, as Lucene's WordDelimiterGraphFilter splits on numerics. A mark stays
 // with what it marks.
 bool digits_meet_letters(UChar32 last, UChar32 next) {
-  if (next < 0x80) return is_digit(last) != is_digit(next);  // no ASCII character is a mark
   return is_digit(last) != is_digit(next) && (U_GET_GC_MASK(next) & U_GC_M_MASK) == 0;
 }
 
