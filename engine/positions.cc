@@ -123,8 +123,7 @@ std::string encode(std::vector<Posting> postings) {
   return out;
 }
 
-bool find(std::string_view value, std::string_view term, std::vector<Xapian::termpos>& out) {
-  out.clear();
+Value::Value(std::string_view value) {
   // A damaged value (a flipped byte, or none where the abstract has words) must
   // not pass for positions that are not there.
   if (value.size() < 2 + kChecksumBytes) corrupt();
@@ -134,11 +133,18 @@ bool find(std::string_view value, std::string_view term, std::vector<Xapian::ter
   }
   value.remove_suffix(kChecksumBytes);
   if (checksum(value) != sum) corrupt();
-  const int width = static_cast<unsigned char>(value[0]);
-  const unsigned seed = static_cast<unsigned char>(value[1]);
-  if (width != kFullWord && (width < 2 || width > 4)) corrupt();
-  const std::uint32_t wanted = width == kFullWord ? 0 : hash(term, seed, width);
-  std::size_t at = 2;
+  width_ = static_cast<unsigned char>(value[0]);
+  seed_ = static_cast<unsigned char>(value[1]);
+  if (width_ != kFullWord && (width_ < 2 || width_ > 4)) corrupt();
+  entries_ = value.substr(2);
+}
+
+bool Value::find(std::string_view term, std::vector<Xapian::termpos>& out) const {
+  out.clear();
+  const std::string_view value = entries_;
+  const int width = width_;
+  const std::uint32_t wanted = width == kFullWord ? 0 : hash(term, seed_, width);
+  std::size_t at = 0;
   while (at < value.size()) {
     bool match;
     if (width == kFullWord) {
@@ -170,6 +176,10 @@ bool find(std::string_view value, std::string_view term, std::vector<Xapian::ter
     return true;
   }
   return false;
+}
+
+bool find(std::string_view value, std::string_view term, std::vector<Xapian::termpos>& out) {
+  return Value(value).find(term, out);
 }
 
 }  // namespace abstracts::positions

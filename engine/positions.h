@@ -37,6 +37,20 @@ std::string encode(std::vector<Posting> postings);
 // not match, or it is missing: callers ask only about abstracts that have words).
 bool find(std::string_view value, std::string_view term, std::vector<Xapian::termpos>& out);
 
+// An abstract's value, checked once for the lookups of many words (a phrase's):
+// find() as above, without checking the whole value again for each word. The
+// value's string must outlive this view. Throws CorruptIndex as find() does.
+class Value {
+ public:
+  explicit Value(std::string_view value);
+  bool find(std::string_view term, std::vector<Xapian::termpos>& out) const;
+
+ private:
+  std::string_view entries_;  // after the header, before the checksum
+  int width_;
+  unsigned seed_;
+};
+
 }  // namespace abstracts::positions
 
 #endif  // ABSTRACTS_ENGINE_POSITIONS_H_

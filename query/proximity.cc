@@ -111,8 +111,9 @@ std::vector<double> Proximity::coverage(const std::vector<Xapian::docid>& docs) 
 double Proximity::coverage(const std::string& value, const std::vector<bool>& present) const {
   std::vector<std::pair<Xapian::termpos, std::size_t>> hits;  // position, term
   std::vector<Xapian::termpos> positions;
+  const positions::Value checked(value);
   for (std::size_t t = 0; t < terms_.size(); ++t) {
-    if (!present[t] || !positions::find(value, terms_[t], positions)) continue;
+    if (!present[t] || !checked.find(terms_[t], positions)) continue;
     for (auto p : positions) hits.emplace_back(p, t);
   }
   if (hits.empty()) return 0;
