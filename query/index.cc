@@ -74,9 +74,9 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       auto* keep = options.explain ? &notes : nullptr;
       Run r;
       query::PositionChecks checks(db);  // the phrases every hit needs, checked on the best candidates only
-      r.asked = plain ? parser.parse_plain(q, keep) : parser.parse(q, keep, &checks, reread);
+      r.asked = plain ? parser.parse_plain(q, keep, &checks) : parser.parse(q, keep, &checks, reread);
       deadline.check();
-      const Xapian::MatchDecider* decider = checks.empty() ? nullptr : &checks;
+      query::PositionChecks* decider = checks.empty() ? nullptr : &checks;
       r.query = query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback, &deadline);
       if (!options.within_ids.empty()) {
         std::vector<Xapian::Query> ids;

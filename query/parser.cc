@@ -31,6 +31,10 @@ struct Expr {
   std::string field;
   // Position checks `q` cannot match without (PositionChecks may defer them).
   std::vector<PositionCheckRef> required;
+  // Position checks of operands `q` can match without, where a match of more
+  // abstracts can only add hits, never take one away (not under NOT or XOR):
+  // PositionChecks may defer them too, checking only the best candidates.
+  std::vector<PositionCheckRef> optional;
   // How deep `q` nests the operators the grammar combined it with (0 for a word,
   // phrase, group or field, whose own few levels are fixed): ParserContext::max_depth.
   std::size_t depth = 0;
@@ -217,6 +221,7 @@ class Grammar {
     if (e.q.empty()) no_searchable_words();
     if (deferred != nullptr) {
       for (const auto& check : e.required) deferred->defer(check);
+      for (const auto& check : e.optional) deferred->defer_optional(check);
     }
     return e.q;
   }
@@ -224,8 +229,9 @@ class Grammar {
   // The terms of natural-language text, ORed; a word in capitals that is a
   // learned acronym also matches its long forms, as in the query language, whose
   // bounds it keeps too (an acronym written again counts again, but runs once).
-  Xapian::Query plain(std::string_view text) {
+  Xapian::Query plain(std::string_view text, PositionChecks* deferred) {
     std::vector<Xapian::Query> parts;
+    std::vector<PositionCheckRef> checks;  // of the groups, by part
     std::unordered_map<std::string, std::pair<std::size_t, unsigned>> groups;  // term -> part, times
     const std::string display = display_text(text);
     std::size_t column = 1, counted = 0;  // of the display text, in characters
@@ -248,7 +254,11 @@ class Grammar {
       }
       Expr group = count_check(positional_expr(synonym_query(alternatives, values_)), at);
       auto [it, fresh] = groups.try_emplace(t.term, parts.size(), 0);
-      if (fresh) parts.push_back(group.q);
+      if (fresh) {
+        parts.push_back(group.q);
+        checks.resize(parts.size());
+        checks.back() = group.required.empty() ? nullptr : group.required.front();
+      }
       ++it->second.second;
     }
     for (const auto& [term, group] : groups) {
@@ -256,6 +266,19 @@ class Grammar {
       if (times > 1) parts[part] = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, parts[part], times);
     }
     if (parts.empty()) no_searchable_words();
+    // Only the best candidates need checking (at a million arXiv abstracts,
+    // "LLM" checks 0.4 s of long forms otherwise): one group alone is the whole
+    // query, and among other words a group is one the query matches without.
+    if (deferred != nullptr) {
+      for (const auto& check : checks) {
+        if (check == nullptr) continue;
+        if (parts.size() == 1) {
+          deferred->defer(check);
+        } else {
+          deferred->defer_optional(check);
+        }
+      }
+    }
     return combine(Xapian::Query::OP_OR, parts);
   }
 
@@ -398,7 +421,7 @@ class Grammar {
     const std::size_t start = pos_;
     Operands must, should, must_not;
     std::map<std::string, Operands> filters;
-    std::vector<PositionCheckRef> required_checks, should_checks;
+    std::vector<PositionCheckRef> required_checks, should_checks, optional_checks;
     while (peek().kind != Kind::kEnd && peek().kind != Kind::kClose) {
       const Lexeme& first = peek();
       if (!starts_operand(first.kind) && first.kind != Kind::kPlus && first.kind != Kind::kMinus &&
@@ -419,14 +442,19 @@ class Grammar {
         filters[e.field].add(std::move(e));
       } else {
         auto& checks = modifier == Kind::kPlus ? required_checks : should_checks;
-        const std::vector<PositionCheckRef> needs = e.required;
+        const std::vector<PositionCheckRef> needs = e.required, may = e.optional;
         if ((modifier == Kind::kPlus ? must : should).add(std::move(e))) {
           checks.insert(checks.end(), needs.begin(), needs.end());
+          optional_checks.insert(optional_checks.end(), may.begin(), may.end());
         }
       }
     }
     // An optional clause is required only when it is the one positive clause.
-    if (must.empty() && should.size() == 1) required_checks = should_checks;
+    if (must.empty() && should.size() == 1) {
+      required_checks = should_checks;
+    } else {
+      optional_checks.insert(optional_checks.end(), should_checks.begin(), should_checks.end());
+    }
     Expr positive;
     Expr required = combine(Xapian::Query::OP_AND, must.weighed());
     Expr optional = combine(Xapian::Query::OP_OR, should.weighed());
@@ -461,6 +489,7 @@ class Grammar {
       out.field = filters.size() == 1 ? filters.begin()->first : "";
     }
     out.required = required_checks;
+    if (!only_filters) out.optional = std::move(optional_checks);
     check_depth(out, lx_[start]);
     return out;
   }
@@ -502,8 +531,13 @@ class Grammar {
         left.depth = std::max(left.depth, right.depth + 1);
         left.boolean = left.boolean && right.boolean;  // the result filters only if both did
         left.field = same_field(left, right);
+        left.optional.insert(left.optional.end(), left.required.begin(), left.required.end());
         left.required.clear();
-        run.add(std::move(right));
+        const std::vector<PositionCheckRef> needs = right.required, may = right.optional;
+        if (run.add(std::move(right))) {
+          left.optional.insert(left.optional.end(), needs.begin(), needs.end());
+          left.optional.insert(left.optional.end(), may.begin(), may.end());
+        }
       } else {
         end_run();
         Expr both = combine(Xapian::Query::OP_XOR, left, right);
@@ -524,9 +558,13 @@ class Grammar {
   Expr and_expr() {
     Operands operands, excluded;
     std::vector<PositionCheckRef> required;  // all operands must match
+    std::vector<PositionCheckRef> optional;  // of the operands' own alternatives
     auto add = [&](Expr e) {
-      const std::vector<PositionCheckRef> needs = e.required;
-      if (operands.add(std::move(e))) required.insert(required.end(), needs.begin(), needs.end());
+      const std::vector<PositionCheckRef> needs = e.required, may = e.optional;
+      if (operands.add(std::move(e))) {
+        required.insert(required.end(), needs.begin(), needs.end());
+        optional.insert(optional.end(), may.begin(), may.end());
+      }
     };
     if (Expr first = near_expr(); !first.q.empty()) add(std::move(first));
     const Lexeme* last_op = nullptr;
@@ -559,6 +597,7 @@ class Grammar {
         out.field = same_field(out, e);
       }
       out.required = std::move(required);
+      out.optional = std::move(optional);
     }
     if (!excluded.empty()) out = excluding(std::move(out), combine(Xapian::Query::OP_OR, excluded.once()));
     check_depth(out, *last_op);
@@ -571,6 +610,7 @@ class Grammar {
     out.boolean = e.boolean;
     out.field = std::move(e.field);
     out.required = std::move(e.required);
+    out.optional = std::move(e.optional);
     return out;
   }
 
@@ -938,9 +978,10 @@ bool Parser::only_words(std::string_view query, std::vector<std::string>* reread
   return true;
 }
 
-Xapian::Query Parser::parse_plain(std::string_view text, std::vector<std::string>* notes) const {
+Xapian::Query Parser::parse_plain(std::string_view text, std::vector<std::string>* notes,
+                                  PositionChecks* deferred) const {
   check_length(text, context_);
-  return Grammar({}, analyzer_, context_, notes).plain(text);
+  return Grammar({}, analyzer_, context_, notes).plain(text, deferred);
 }
 
 }  // namespace abstracts::query

@@ -112,8 +112,11 @@ class Parser {
   // Natural-language text, with no syntax: every term of `text` combined with
   // the default operator; a word in capitals that is a learned acronym also
   // matches its long forms. Throws QueryError if `text` has no searchable words,
-  // or is past max_query_bytes or max_terms.
-  Xapian::Query parse_plain(std::string_view text, std::vector<std::string>* notes = nullptr) const;
+  // or is past max_query_bytes or max_terms. When the text is one acronym and
+  // its long forms ("LLM"), every hit needs that group's position check, which
+  // moves to `deferred` (if given), as parse() does with a phrase.
+  Xapian::Query parse_plain(std::string_view text, std::vector<std::string>* notes = nullptr,
+                            PositionChecks* deferred = nullptr) const;
 
  private:
   const analysis::Analyzer& analyzer_;

@@ -156,8 +156,9 @@ class PositionCheck {
     if (spelling.terms.size() == 1) return true;
     thread_local std::vector<std::vector<Xapian::termpos>> lists;
     lists.resize(s.words.size());
+    const positions::Value checked(value);
     for (std::size_t j = 0; j < s.words.size(); ++j) {
-      if (!positions::find(value, words_[s.words[j]], lists[j])) return false;
+      if (!checked.find(words_[s.words[j]], lists[j])) return false;
     }
     if (spelling.order == WordOrder::kAny) return any_order_within(lists, s.need, spelling.window);
     return in_order_within(lists, s.slot_of, spelling.window);
@@ -213,11 +214,12 @@ class PositionFilter : public Xapian::PostingSource {
 
   void init(const Xapian::Database& db) override {
     db_ = db;
-    postings_.clear();
-    for (const auto& w : check_->words()) postings_.push_back(db.postlist_begin(w));
+    cursors_.assign(check_->spellings().size(), Cursor{});
+    for (std::size_t i = 0; i < cursors_.size(); ++i) restart(i);
     doccount_ = db.get_doccount();
+    last_docid_ = db.get_lastdocid();
     values_ = db.valuestream_begin(schema::kPositionsSlot);
-    last_asked_ = 0;
+    value_asked_ = 0;
     current_ = 0;
     at_end_ = false;
   }
@@ -233,10 +235,17 @@ class PositionFilter : public Xapian::PostingSource {
 
   void skip_to(Xapian::docid did, double) override {
     if (at_end_ || did <= current_) return;
+    if (check_->deferred) {
+      // Every abstract passes (matches()): the query's own posting lists
+      // find the ones with the words, and need no second reading here.
+      current_ = did;
+      at_end_ = did > last_docid_;
+      return;
+    }
     for (;;) {
       Xapian::docid candidate = 0;
       for (std::size_t i = 0; i < check_->spellings().size(); ++i) {
-        const Xapian::docid d = with_every_word(check_->words_of(i), did);
+        const Xapian::docid d = first_with_all(i, did);
         if (d != 0 && (candidate == 0 || d < candidate)) candidate = d;
       }
       if (candidate == 0) {
@@ -256,6 +265,14 @@ class PositionFilter : public Xapian::PostingSource {
     return matches(did);
   }
 
+  // Whether abstract `did` has every word of one of the spellings.
+  bool has_words(Xapian::docid did) {
+    for (std::size_t i = 0; i < cursors_.size(); ++i) {
+      if (first_with_all(i, did) == did) return true;
+    }
+    return false;
+  }
+
   // Whether abstract `did`, which matches the query this filter ranks with, has
   // one of the spellings, deferred or not. For PositionChecks.
   bool verify(Xapian::docid did) {
@@ -264,11 +281,7 @@ class PositionFilter : public Xapian::PostingSource {
     for (std::size_t i = 0; i < n; ++i) {
       // The query's match rules out an abstract without a lone phrase's words;
       // alternatives must make sure the abstract has this one's words.
-      if (n > 1) {
-        bool all = true;
-        for (auto k : check_->words_of(i)) all = all && next_with(k, did) == did;
-        if (!all) continue;
-      }
+      if (n > 1 && first_with_all(i, did) != did) continue;
       if (check_->spellings()[i].terms.size() == 1) return true;
       if (value == nullptr) value = &value_of(did);
       if (check_->holds(i, *value)) return true;
@@ -281,38 +294,44 @@ class PositionFilter : public Xapian::PostingSource {
   std::string get_description() const override { return check_->describe(); }
 
  private:
-  // Calls come in increasing docid order within a match; a lower one (a new
-  // match with this object) starts the iterators again.
-  void rewind_for(Xapian::docid did) {
-    if (did >= last_asked_) {
-      last_asked_ = did;
-      return;
-    }
-    for (std::size_t k = 0; k < postings_.size(); ++k)
-      postings_[k] = db_.postlist_begin(check_->words()[k]);
-    values_ = db_.valuestream_begin(schema::kPositionsSlot);
-    last_asked_ = did;
+  // One spelling's words, read together. Each spelling has its own posting
+  // iterators, so that no spelling moves another's past where it is asked.
+  struct Cursor {
+    std::vector<Xapian::PostingIterator> postings;  // one per distinct word
+    Xapian::docid from = 0;  // the lowest abstract asked about since the last restart
+    Xapian::docid at = 0;    // the first abstract from `from` on with every word
+    bool ended = false;      // no abstract from `from` on has every word
+  };
+
+  void restart(std::size_t i) {
+    Cursor& c = cursors_[i];
+    c.postings.clear();
+    for (auto k : check_->words_of(i)) c.postings.push_back(db_.postlist_begin(check_->words()[k]));
+    c.from = c.at = 0;
+    c.ended = false;
   }
 
-  // The first abstract from `did` on with word k, or 0 if none.
-  Xapian::docid next_with(std::size_t k, Xapian::docid did) {
-    rewind_for(did);
-    auto& p = postings_[k];
-    if (p == Xapian::PostingIterator()) return 0;
-    p.skip_to(did);
-    return p == Xapian::PostingIterator() ? 0 : *p;
-  }
-
-  // The first abstract from `did` on with every one of `words`, or 0 if none.
-  Xapian::docid with_every_word(const std::vector<std::size_t>& words, Xapian::docid did) {
+  // The first abstract from `did` on with every word of spelling i, or 0 if
+  // none. Asked in increasing order within a match, it reads each posting list
+  // once: an answer stands for every `did` up to it. A lower `did` (a new match
+  // with this object) starts the spelling's posting lists again.
+  Xapian::docid first_with_all(std::size_t i, Xapian::docid did) {
+    Cursor& c = cursors_[i];
+    if (did < c.from) restart(i);
+    c.from = std::max(c.from, did);
+    if (c.ended) return 0;
+    if (c.at >= did) return c.at;
     for (;;) {
       Xapian::docid highest = did;
-      for (auto k : words) {
-        const Xapian::docid d = next_with(k, did);
-        if (d == 0) return 0;
-        highest = std::max(highest, d);
+      for (auto& p : c.postings) {
+        if (p != Xapian::PostingIterator()) p.skip_to(did);
+        if (p == Xapian::PostingIterator()) {
+          c.ended = true;
+          return 0;
+        }
+        highest = std::max(highest, *p);
       }
-      if (highest == did) return did;
+      if (highest == did) return c.at = did;
       did = highest;
     }
   }
@@ -321,7 +340,8 @@ class PositionFilter : public Xapian::PostingSource {
   // read it lately or this one reads it now. Valid until the next value_of().
   const std::string& value_of(Xapian::docid did) {
     if (const std::string* kept = check_->values().find(did)) return *kept;
-    rewind_for(did);
+    if (did < value_asked_) values_ = db_.valuestream_begin(schema::kPositionsSlot);
+    value_asked_ = did;
     std::string value;
     if (values_ != Xapian::ValueIterator()) values_.skip_to(did);
     if (values_ != Xapian::ValueIterator() && values_.get_docid() == did) value = *values_;
@@ -335,10 +355,11 @@ class PositionFilter : public Xapian::PostingSource {
 
   PositionCheckRef check_;
   Xapian::Database db_;
-  std::vector<Xapian::PostingIterator> postings_;  // one per word of the check
+  std::vector<Cursor> cursors_;  // one per spelling
   Xapian::ValueIterator values_;
-  Xapian::docid last_asked_ = 0;
+  Xapian::docid value_asked_ = 0;
   Xapian::doccount doccount_ = 0;
+  Xapian::docid last_docid_ = 0;
   Xapian::docid current_ = 0;
   bool at_end_ = false;
 };
@@ -413,16 +434,39 @@ PositionChecks::PositionChecks(const Xapian::Database& db) : db_(db) {}
 PositionChecks::~PositionChecks() = default;
 
 void PositionChecks::defer(const PositionCheckRef& check) {
-  if (check == nullptr || check->values().xapian_positions()) return;
+  if (check == nullptr || check->values().xapian_positions() || check->deferred) return;
   check->deferred = true;
   auto filter = std::make_unique<PositionFilter>(check);
   filter->init(db_);
   checks_.push_back(std::move(filter));
 }
 
+void PositionChecks::defer_optional(const PositionCheckRef& check) {
+  if (check == nullptr || check->values().xapian_positions() || check->deferred) return;
+  check->deferred = true;
+  auto filter = std::make_unique<PositionFilter>(check);
+  filter->init(db_);
+  optional_.push_back(std::move(filter));
+  optional_checks_.push_back(check);
+}
+
+void PositionChecks::check_optional_in_query(bool in_query) {
+  optional_in_query_ = in_query;
+  for (const auto& c : optional_checks_) c->deferred = !in_query;
+}
+
 bool PositionChecks::operator()(const Xapian::Document& doc) const {
+  const Xapian::docid did = doc.get_docid();
   for (const auto& c : checks_) {
-    if (!static_cast<PositionFilter&>(*c).verify(doc.get_docid())) return false;
+    if (!static_cast<PositionFilter&>(*c).verify(did)) return false;
+  }
+  if (optional_in_query_) return true;
+  for (const auto& c : optional_) {
+    auto& filter = static_cast<PositionFilter&>(*c);
+    if (filter.has_words(did) && !filter.verify(did)) {
+      demoted_.push_back(did);
+      return false;
+    }
   }
   return true;
 }

@@ -65,6 +65,13 @@ PositionalQuery synonym_query(const std::vector<Words>& spellings, const Positio
 // put it in the top hits: a Xapian::MatchDecider, which the matcher asks only
 // then. Checking every candidate in the filter instead costs ~2 us each, 40 ms
 // for "large language models" over 115k arXiv abstracts (docs/performance.md).
+//
+// A phrase the query can match without ("LLM agents", where LLM's long form is
+// a phrase) can wait too: ranked as if it held wherever its words are, an
+// abstract weighs at least what it truly weighs. An abstract with the words but
+// not the phrase that would rank among the best is refused here and kept in
+// demoted(), for the ranking to weigh again with the phrase checked
+// (query/ranking.h); every other abstract weighs what it truly does.
 // Thread-compatible: one per search, over the database it searches.
 class PositionChecks : public Xapian::MatchDecider {
  public:
@@ -75,15 +82,34 @@ class PositionChecks : public Xapian::MatchDecider {
   // from now on. Only for a check the query cannot match without. A check
   // that Xapian's positions run stays in the query.
   void defer(const PositionCheckRef& check);
-  bool empty() const { return checks_.empty(); }
-  std::size_t size() const { return checks_.size(); }
+  // As defer(), for a check of a part the query can match without, where
+  // matching more abstracts only adds hits (not under NOT or XOR).
+  void defer_optional(const PositionCheckRef& check);
+  bool empty() const { return checks_.empty() && optional_.empty(); }
+  std::size_t size() const { return checks_.size(); }  // required
+  std::size_t optional_size() const { return optional_.size(); }
+
+  // Whether optional checks wait for the best candidates (the default), or
+  // run in the query's filters again, exactly: for a pass over the demoted
+  // abstracts, or one that counts every match.
+  bool has_optional() const { return !optional_.empty(); }
+  void check_optional_in_query(bool in_query);
+
+  // The abstracts refused since the last clear_demoted() for lacking an
+  // optional phrase whose words they have, in increasing docid order.
+  const std::vector<Xapian::docid>& demoted() const { return demoted_; }
+  void clear_demoted() { demoted_.clear(); }
 
   // Asked about abstracts that match the query, in increasing docid order.
   bool operator()(const Xapian::Document& doc) const override;
 
  private:
   Xapian::Database db_;
-  std::vector<std::unique_ptr<Xapian::PostingSource>> checks_;  // the checks' filters
+  std::vector<std::unique_ptr<Xapian::PostingSource>> checks_;    // the required checks' filters
+  std::vector<std::unique_ptr<Xapian::PostingSource>> optional_;  // the optional checks' filters
+  std::vector<PositionCheckRef> optional_checks_;
+  bool optional_in_query_ = false;
+  mutable std::vector<Xapian::docid> demoted_;
 };
 
 // True if `q` is the check of a phrase or group as Xapian's positions run it

@@ -57,6 +57,89 @@ void order_ties_by_id(Xapian::Enquire& enquire) {
 
 namespace {
 
+// The abstracts of a sorted list of document numbers: a filter.
+class DocumentList : public Xapian::PostingSource {
+ public:
+  explicit DocumentList(std::vector<Xapian::docid> docs) : docs_(std::move(docs)) {}
+  DocumentList* clone() const override { return new DocumentList(docs_); }
+  void init(const Xapian::Database&) override {
+    at_ = 0;
+    started_ = false;
+  }
+  Xapian::doccount get_termfreq_min() const override { return 0; }
+  Xapian::doccount get_termfreq_est() const override { return static_cast<Xapian::doccount>(docs_.size()); }
+  Xapian::doccount get_termfreq_max() const override { return static_cast<Xapian::doccount>(docs_.size()); }
+  void next(double) override {
+    if (started_) ++at_;
+    started_ = true;
+  }
+  void skip_to(Xapian::docid did, double) override {
+    started_ = true;
+    at_ = static_cast<std::size_t>(std::lower_bound(docs_.begin() + static_cast<long>(std::min(at_, docs_.size())),
+                                                    docs_.end(), did) - docs_.begin());
+  }
+  bool at_end() const override { return started_ && at_ >= docs_.size(); }
+  Xapian::docid get_docid() const override { return docs_[at_]; }
+  std::string get_description() const override { return "DocumentList"; }
+
+ private:
+  std::vector<Xapian::docid> docs_;
+  std::size_t at_ = 0;
+  bool started_ = false;
+};
+
+// Xapian's hits from..from+n of `enquire`'s query. Optional position checks
+// (PositionChecks::defer_optional) are done on the best candidates only: a
+// first pass ranks each abstract with a phrase's words as if it had the
+// phrase, which weighs it at least as much as it truly weighs, and refuses the
+// best ones without it (demoted). Every abstract ranked below the first pass's
+// last hit truly weighs less, so the hits are the first pass's and the
+// demoted, weighed again with the phrases checked in the query. A pass that
+// counts every match (`check_at_least`) checks them all in the query.
+Ranking checked_mset(Xapian::Enquire& enquire, std::size_t from, std::size_t n, Xapian::doccount check_at_least,
+                     PositionChecks* checks) {
+  auto get = [&](std::size_t first, std::size_t count, Xapian::doccount at_least) {
+    return enquire.get_mset(static_cast<Xapian::doccount>(first), static_cast<Xapian::doccount>(count), at_least,
+                            nullptr, checks);
+  };
+  if (checks == nullptr || !checks->has_optional()) return as_ranking(get(from, n, check_at_least));
+  struct InQuery {  // the optional checks in the query's filters while in scope
+    explicit InQuery(PositionChecks* c) : checks(c) { checks->check_optional_in_query(true); }
+    ~InQuery() { checks->check_optional_in_query(false); }
+    PositionChecks* checks;
+  };
+  if (check_at_least > 0) {
+    InQuery exact(checks);
+    return as_ranking(get(from, n, check_at_least));
+  }
+  checks->clear_demoted();
+  Xapian::MSet first = get(0, from + n, 0);
+  if (checks->demoted().empty()) {
+    Ranking out = as_ranking(first);
+    out.hits.erase(out.hits.begin(), out.hits.begin() + static_cast<long>(std::min(from, out.hits.size())));
+    return out;
+  }
+  std::vector<Xapian::docid> docs = checks->demoted();
+  for (auto it = first.begin(); it != first.end(); ++it) docs.push_back(*it);
+  std::sort(docs.begin(), docs.end());
+  docs.erase(std::unique(docs.begin(), docs.end()), docs.end());
+  const Xapian::Query query = enquire.get_query();
+  InQuery exact(checks);
+  enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, query,
+                                  Xapian::Query((new DocumentList(std::move(docs)))->release())));
+  Xapian::MSet again;
+  try {
+    again = get(from, n, 0);
+  } catch (...) {
+    enquire.set_query(query);
+    throw;
+  }
+  enquire.set_query(query);
+  Ranking out = as_ranking(again);
+  out.mset = std::move(first);  // its estimate of the matches: the second pass saw only the best
+  return out;
+}
+
 // Hits first..first+count of `enquire`'s query, in Xapian's order (by weight,
 // then document number), or, when `ties_by_id` and two of them (or one and its
 // neighbour outside the range) weigh the same, as order_ties_by_id() orders
@@ -64,11 +147,8 @@ namespace {
 // candidate it sorts so: 5% of a search's instructions over 115k arXiv
 // abstracts (callgrind), so the value order is asked for only when needed.
 Ranking fetch(Xapian::Enquire& enquire, std::size_t first, std::size_t count, Xapian::doccount check_at_least,
-              const Xapian::MatchDecider* checks, bool ties_by_id) {
-  auto mset = [&](std::size_t from, std::size_t n) {
-    return as_ranking(enquire.get_mset(static_cast<Xapian::doccount>(from), static_cast<Xapian::doccount>(n),
-                                       check_at_least, nullptr, checks));
-  };
+              PositionChecks* checks, bool ties_by_id) {
+  auto mset = [&](std::size_t from, std::size_t n) { return checked_mset(enquire, from, n, check_at_least, checks); };
   if (!ties_by_id) return mset(first, count);
   const std::size_t from = first > 0 ? first - 1 : 0;
   Ranking wide = mset(from, count + 1 + (first - from));
@@ -89,7 +169,7 @@ Ranking fetch(Xapian::Enquire& enquire, std::size_t first, std::size_t count, Xa
 
 Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xapian::Query& asked,
                   std::size_t user_words, const RankingOptions& r, std::size_t offset, std::size_t limit,
-                  const Xapian::MatchDecider* checks, Xapian::doccount check_at_least, bool ties_by_id) {
+                  PositionChecks* checks, Xapian::doccount check_at_least, bool ties_by_id) {
   if (r.proximity_weight <= 0 || r.proximity_depth == 0 || r.proximity_min_words == 0 ||
       user_words < r.proximity_min_words) {
     return fetch(enquire, offset, limit, check_at_least, checks, ties_by_id);
@@ -113,7 +193,7 @@ Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xa
 }
 
 Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
-                   const Xapian::MatchDecider* checks, std::vector<std::string>* notes,
+                   PositionChecks* checks, std::vector<std::string>* notes,
                    FeedbackWeights* feedback, const Deadline* deadline) {
   if (plain && r.plain_text_stopwords) {
     // A plain-text query is a flat OR of its words (an acronym's group among

@@ -17,6 +17,7 @@
 namespace abstracts::query {
 
 class Deadline;
+class PositionChecks;
 
 // Xapian's BM25 that also ticks a Deadline for each posting it weighs, so that a
 // match stops (QueryError) once past the search's time limit. Weighs exactly as
@@ -84,7 +85,7 @@ std::size_t count_user_words(const Xapian::Query& q);
 // else in `enquire`'s own (`--sort date`). `enquire` is left as given.
 Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xapian::Query& asked,
                   std::size_t user_words, const RankingOptions& r, std::size_t offset, std::size_t limit,
-                  const Xapian::MatchDecider* checks, Xapian::doccount check_at_least = 0, bool ties_by_id = true);
+                  PositionChecks* checks, Xapian::doccount check_at_least = 0, bool ties_by_id = true);
 
 // The query as ranked: with a title boost and pseudo-relevance feedback when the
 // options ask for them. The set of matches only grows for plain text (where
@@ -92,7 +93,7 @@ Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xa
 // The feedback words' weights go to `feedback`. Feedback's passes keep to
 // `deadline` if given.
 Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
-                   const Xapian::MatchDecider* checks, std::vector<std::string>* notes,
+                   PositionChecks* checks, std::vector<std::string>* notes,
                    FeedbackWeights* feedback, const Deadline* deadline = nullptr);
 
 }  // namespace abstracts::query

@@ -452,6 +452,64 @@ TEST(Issue17, ACorrectionThatDoesNotParseIsNotOffered) {
   EXPECT_FALSE(results.notes.empty()) << "read as prose in capitals";
 }
 
+// A phrase the query can match without (in an OR, or an acronym's long form
+// among other words) is checked on the best candidates only, then those without
+// it weighed again (query/ranking.cc). The hits, their order and their scores
+// must be exactly those of checking every candidate, which a search that counts
+// every match does.
+void expect_same_hits(const Index& index, const std::string& query, SearchOptions options) {
+  SCOPED_TRACE(query + " limit " + std::to_string(options.limit) + " offset " + std::to_string(options.offset) +
+               (options.sort == SortOrder::kDate ? " by date" : ""));
+  const SearchResults fast = index.search(query, options);
+  options.count_matches_up_to = SIZE_MAX;
+  const SearchResults exact = index.search(query, options);
+  ASSERT_EQ(hit_ids(fast), hit_ids(exact));
+  for (std::size_t i = 0; i < fast.hits.size(); ++i) EXPECT_DOUBLE_EQ(fast.hits[i].score, exact.hits[i].score) << i;
+}
+
+TEST(Issue20, PhraseInAnOrRanksAsIfEveryCandidateWereChecked) {
+  TempDir dir;
+  // Abstracts that repeat "alpha" and "beta" apart weigh most for the words but
+  // lack the phrase; a few have it; others have only "delta".
+  std::string text = "NeurIPS 2026 Papers\n";
+  for (int i = 0; i < 40; ++i) {
+    text += "Alpha gamma beta alpha gamma beta alpha omega beta number " + std::to_string(i) + ".\n";
+    if (i % 4 == 0) text += "We study the alpha beta problem once, case " + std::to_string(i) + ", with delta.\n";
+    if (i % 3 == 0) text += "Delta rays and delta waves, study " + std::to_string(i) + ".\n";
+    if (i % 5 == 0) text += "Large language models (LLMs) as agents, and beta agents " + std::to_string(i) + ".\n";
+    if (i % 2 == 0) text += "Large models of language, language agents, trial " + std::to_string(i) + ".\n";
+  }
+  write_file(dir.path() / "crafted.txt", text);
+  {
+    auto writer = Writer::open(dir.path() / "index");
+    writer.index_file(dir.path() / "crafted.txt");
+  }
+  const auto index = Index::open(dir.path() / "index");
+  const auto only_words = index.search("\"alpha beta\" delta", {.limit = 1000, .count_matches_up_to = SIZE_MAX});
+  for (const auto& h : only_words.hits) {
+    const std::string t = lower(h.abstract.text);
+    EXPECT_TRUE(t.find("alpha beta") != std::string::npos || t.find("delta") != std::string::npos) << h.abstract.text;
+  }
+  for (const char* q : {"\"alpha beta\" delta", "\"alpha beta\" OR delta", "(\"alpha beta\" AND study) OR rays",
+                        "LLM agents", "LLMs", "\"alpha beta\" +study", "\"alpha beta\" delta -waves"}) {
+    for (std::size_t limit : {1, 3, 10, 100}) {
+      for (std::size_t offset : {0, 2}) {
+        expect_same_hits(index, q, {.limit = limit, .offset = offset});
+      }
+    }
+    expect_same_hits(index, q, {.limit = 5, .sort = SortOrder::kDate});
+  }
+}
+
+TEST_F(CorpusIndex, Issue20PhraseInAnOrRanksAsIfEveryCandidateWereChecked) {
+  const auto index = Index::open(index_dir());
+  for (const char* q : {"\"language models\" agents", "LLM agents", "\"neural networks\" OR graph",
+                        "(\"sparse attention\" AND long) OR memory", "\"reinforcement learning\" reward policy"}) {
+    for (std::size_t limit : {1, 5, 20}) expect_same_hits(index, q, {.limit = limit});
+    expect_same_hits(index, q, {.limit = 3, .offset = 3});
+  }
+}
+
 TEST(IndexOpen, MissingIndexThrowsIndexNotFound) {
   TempDir dir;
   EXPECT_THROW(Index::open(dir / "nothing-here"), IndexNotFound);

@@ -407,10 +407,13 @@ TEST(Issue16Limits, PlainTextHasTheSameBounds) {
 }
 
 // Phrases and proximity groups the query cannot match without are checked after
-// ranking (PositionChecks); the others stay in the query, where they filter.
+// ranking (PositionChecks); so are the ones it can match without where more
+// matches only add hits (optional); those under NOT or XOR stay in the query,
+// where they filter.
 struct DeferredCase {
   const char* query;
   std::size_t deferred;
+  std::size_t optional;
 };
 
 void PrintTo(const DeferredCase& c, std::ostream* os) { *os << '`' << c.query << '`'; }
@@ -422,27 +425,31 @@ TEST_P(ParserDeferred, DefersOnlyWhatEveryMatchNeeds) {
   PositionChecks checks{Xapian::Database()};
   const Xapian::Query deferred = Parser(analyzer).parse(GetParam().query, nullptr, &checks);
   EXPECT_EQ(checks.size(), GetParam().deferred);
+  EXPECT_EQ(checks.optional_size(), GetParam().optional);
   // The query reads the same either way.
   EXPECT_EQ(abstracts::query::describe(deferred), describe(GetParam().query));
 }
 
 const DeferredCase kDeferred[] = {
-    {"\"large language models\"", 1},
-    {"\"large language models\" AND sparse", 1},
-    {"text-only", 1},
-    {"\"large language models\" sparse", 0},  // OR: a match may have only "sparse"
-    {"+\"large language models\" sparse", 1},
-    {"\"large language models\" -survey", 1},
-    {"\"sparse attention\" AND \"language models\"", 2},
-    {"\"sparse attention\" OR \"language models\"", 0},
+    {"\"large language models\"", 1, 0},
+    {"\"large language models\" AND sparse", 1, 0},
+    {"text-only", 1, 0},
+    {"\"large language models\" sparse", 0, 1},  // OR: a match may have only "sparse"
+    {"+\"large language models\" sparse", 1, 0},
+    {"\"large language models\" -survey", 1, 0},
+    {"\"sparse attention\" AND \"language models\"", 2, 0},
+    {"\"sparse attention\" OR \"language models\"", 0, 2},
     // A chain of AND and NOT: everything not excluded is needed (issue 16 builds it flat).
-    {"\"sparse attention\" NOT mice AND \"language models\"", 2},
-    {"agents NOT \"sparse attention\" AND \"language models\"", 1},
-    {"(\"sparse attention\" AND agents) OR mice", 0},
-    {"(\"sparse attention\" AND agents) venue:neurips", 1},
-    {"agents NEAR/2 mice", 1},
-    {"-\"sparse attention\" agents", 0},
-    {"agents", 0},
+    {"\"sparse attention\" NOT mice AND \"language models\"", 2, 0},
+    {"agents NOT \"sparse attention\" AND \"language models\"", 1, 0},
+    {"(\"sparse attention\" AND agents) OR mice", 0, 1},
+    {"(\"sparse attention\" AND agents) venue:neurips", 1, 0},
+    {"agents NEAR/2 mice", 1, 0},
+    // Excluded, or under XOR, a phrase matching more abstracts would take hits away.
+    {"-\"sparse attention\" agents", 0, 0},
+    {"agents OR (mice NOT \"sparse attention\")", 0, 0},
+    {"\"sparse attention\" XOR agents", 0, 0},
+    {"agents", 0, 0},
 };
 INSTANTIATE_TEST_SUITE_P(Positions, ParserDeferred, ::testing::ValuesIn(kDeferred));
 
