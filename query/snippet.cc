@@ -1,7 +1,6 @@
 #include "query/snippet.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -19,7 +18,10 @@ std::size_t count_chars(std::string_view s) {
   for (; i + 8 <= s.size(); i += 8) {
     std::uint64_t w;
     std::memcpy(&w, s.data() + i, 8);
-    continuation += static_cast<std::size_t>(std::popcount(w & ~(w << 1) & 0x8080808080808080ull));
+    // One bit a continuation byte, summed by one multiplication (std::popcount
+    // is a library call without -mpopcnt).
+    const std::uint64_t marks = (w & ~(w << 1) & 0x8080808080808080ull) >> 7;
+    continuation += static_cast<std::size_t>((marks * 0x0101010101010101ull) >> 56);
   }
   for (; i < s.size(); ++i) continuation += (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80;
   return s.size() - continuation;
@@ -55,27 +57,41 @@ Snippet make_snippet(std::string_view text, const std::unordered_set<std::string
   const bool too_long = count_chars(text) > max_chars;
   if (too_long && !tokens.empty()) {
     long best_score = -1;
-    std::vector<std::string_view> distinct;  // the query terms in a window (a few)
+    // Each matching token's term as a small number, for counting in a window.
+    std::vector<std::string_view> names;
+    std::vector<std::size_t> id(tokens.size(), 0);
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      if (!hit[i]) continue;
+      auto at = std::find(names.begin(), names.end(), tokens[i].term);
+      id[i] = static_cast<std::size_t>(at - names.begin());
+      if (at == names.end()) names.push_back(tokens[i].term);
+    }
+    // The window [lo, hi) slides: both its ends only move forward, each token
+    // entering and leaving it once.
+    std::vector<long> in_window(names.size(), 0);
+    std::size_t lo = 0, hi = 0;
+    long distinct = 0, matches = 0;
+    auto enter = [&](std::size_t k) {
+      if (!hit[k]) return;
+      ++matches;
+      if (in_window[id[k]]++ == 0) ++distinct;
+    };
+    auto leave = [&](std::size_t k) {
+      if (!hit[k]) return;
+      --matches;
+      if (--in_window[id[k]] == 0) --distinct;
+    };
     // Start a little before each match, so the match has some context before it.
     constexpr std::size_t kLeadChars = 40;
     for (std::size_t m = 0; m < tokens.size(); ++m) {
       if (!hit[m] && m != 0) continue;
       std::size_t first = m;
       while (first > 0 && char_begin[m] - char_begin[first - 1] <= kLeadChars) --first;
-      std::size_t last = first;
-      distinct.clear();
-      long matches = 0;
-      for (std::size_t k = first; k < tokens.size(); ++k) {
-        if (char_end[k] - char_begin[first] > max_chars) break;
-        last = k;
-        if (hit[k]) {
-          if (std::find(distinct.begin(), distinct.end(), tokens[k].term) == distinct.end()) {
-            distinct.push_back(tokens[k].term);
-          }
-          ++matches;
-        }
-      }
-      long score = static_cast<long>(distinct.size()) * 1000 + matches;
+      for (; lo < first && lo < hi; ++lo) leave(lo);
+      if (hi < first) lo = hi = first;
+      for (; hi < tokens.size() && char_end[hi] - char_begin[first] <= max_chars; ++hi) enter(hi);
+      const std::size_t last = hi > first ? hi - 1 : first;
+      const long score = distinct * 1000 + matches;
       if (score > best_score) {
         best_score = score;
         best_first = first;
