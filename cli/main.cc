@@ -2,6 +2,8 @@
 // Exit status: 0 when something was found, 1 when nothing was, 2 on error.
 #include <algorithm>
 #include <iostream>
+#include <iterator>
+#include <string>
 #include <string_view>
 
 #include "cli/commands.h"
@@ -29,9 +31,9 @@ const CLI::App* find_subcommand(const CLI::App& app, std::string_view name) {
   return found.empty() ? nullptr : found.front();
 }
 
-// The word where a subcommand should be (the first argument that is neither
-// a global option nor its value), if it names no subcommand.
-std::string unknown_command(const CLI::App& app, int argc, char** argv) {
+// The word where a subcommand should be: the first argument that is neither a
+// global option nor its value ("" if none).
+std::string command_word(const CLI::App& app, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--") return {};
@@ -40,9 +42,15 @@ std::string unknown_command(const CLI::App& app, int argc, char** argv) {
       if (option != nullptr && option->get_expected_min() > 0 && arg.find('=') == std::string_view::npos) ++i;
       continue;
     }
-    return find_subcommand(app, arg) == nullptr ? std::string(arg) : std::string();
+    return std::string(arg);
   }
   return {};
+}
+
+// The command_word(), if it names no subcommand.
+std::string unknown_command(const CLI::App& app, int argc, char** argv) {
+  std::string word = command_word(app, argc, argv);
+  return find_subcommand(app, word) == nullptr ? word : std::string();
 }
 
 // Says what is wrong with the command line, as "error: ..." and "hint: ..."
@@ -96,12 +104,21 @@ int main(int argc, char** argv) {
   app.add_option("--color", ctx.color, "Colour output: auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
-  add_index_command(app, ctx, status);
-  add_search_command(app, ctx, status);
-  add_show_command(app, ctx, status);
-  add_similar_command(app, ctx, status);
-  add_stats_command(app, ctx, status);
-  add_acronyms_command(app, ctx, status);
+  // Only the command asked for is built (the others' options cost a one-shot
+  // search a tenth of its instructions); all of them for help or a typo.
+  struct Command {
+    std::string_view name;
+    void (*add)(CLI::App&, Context&, int&);
+  };
+  constexpr Command kCommands[] = {{"index", add_index_command},     {"search", add_search_command},
+                                   {"show", add_show_command},       {"similar", add_similar_command},
+                                   {"stats", add_stats_command},     {"acronyms", add_acronyms_command}};
+  const std::string word = command_word(app, argc, argv);
+  const bool known = std::any_of(std::begin(kCommands), std::end(kCommands),
+                                 [&](const Command& c) { return c.name == word; });
+  for (const auto& c : kCommands) {
+    if (!known || c.name == word) c.add(app, ctx, status);
+  }
 
   try {
     app.parse(argc, argv);
