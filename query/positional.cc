@@ -433,21 +433,23 @@ PositionalQuery synonym_query(const std::vector<Words>& spellings, const Positio
 PositionChecks::PositionChecks(const Xapian::Database& db) : db_(db) {}
 PositionChecks::~PositionChecks() = default;
 
-void PositionChecks::defer(const PositionCheckRef& check) {
-  if (check == nullptr || check->values().xapian_positions() || check->deferred) return;
+std::unique_ptr<Xapian::PostingSource> PositionChecks::take(const PositionCheckRef& check) {
+  if (check == nullptr || check->values().xapian_positions() || check->deferred) return nullptr;
   check->deferred = true;
   auto filter = std::make_unique<PositionFilter>(check);
   filter->init(db_);
-  checks_.push_back(std::move(filter));
+  return filter;
+}
+
+void PositionChecks::defer(const PositionCheckRef& check) {
+  if (auto filter = take(check)) checks_.push_back(std::move(filter));
 }
 
 void PositionChecks::defer_optional(const PositionCheckRef& check) {
-  if (check == nullptr || check->values().xapian_positions() || check->deferred) return;
-  check->deferred = true;
-  auto filter = std::make_unique<PositionFilter>(check);
-  filter->init(db_);
-  optional_.push_back(std::move(filter));
-  optional_checks_.push_back(check);
+  if (auto filter = take(check)) {
+    optional_.push_back(std::move(filter));
+    optional_checks_.push_back(check);
+  }
 }
 
 void PositionChecks::check_optional_in_query(bool in_query) {

@@ -104,6 +104,9 @@ class PositionChecks : public Xapian::MatchDecider {
   bool operator()(const Xapian::Document& doc) const override;
 
  private:
+  // `check`'s filter over db_, marking it deferred; null if it stays in the query.
+  std::unique_ptr<Xapian::PostingSource> take(const PositionCheckRef& check);
+
   Xapian::Database db_;
   std::vector<std::unique_ptr<Xapian::PostingSource>> checks_;    // the required checks' filters
   std::vector<std::unique_ptr<Xapian::PostingSource>> optional_;  // the optional checks' filters
