@@ -178,8 +178,4 @@ bool Value::find(std::string_view term, std::vector<Xapian::termpos>& out) const
   return false;
 }
 
-bool find(std::string_view value, std::string_view term, std::vector<Xapian::termpos>& out) {
-  return Value(value).find(term, out);
-}
-
 }  // namespace abstracts::positions

@@ -31,18 +31,17 @@ using Posting = std::pair<std::string_view, Xapian::termpos>;
 // by the word itself.
 std::string encode(std::vector<Posting> postings);
 
-// Appends the positions of `term` in the abstract whose value is `value`, in
-// increasing order, to `out` (cleared first). False when the value has no entry
-// for its hash. Throws CorruptIndex when the value is damaged (its checksum does
-// not match, or it is missing: callers ask only about abstracts that have words).
-bool find(std::string_view value, std::string_view term, std::vector<Xapian::termpos>& out);
-
-// An abstract's value, checked once for the lookups of many words (a phrase's):
-// find() as above, without checking the whole value again for each word. The
-// value's string must outlive this view. Throws CorruptIndex as find() does.
+// An abstract's value, checked once (its checksum and header) for the lookups
+// of many words: a phrase's, proximity's. Throws CorruptIndex when the value is
+// damaged (its checksum does not match, or it is missing: callers ask only about
+// abstracts that have words). The value's string must outlive this view.
 class Value {
  public:
   explicit Value(std::string_view value);
+
+  // Appends the positions of `term` to `out` (cleared first), in increasing
+  // order. False when the value has no entry for its hash. Throws CorruptIndex
+  // when an entry runs past the value's end.
   bool find(std::string_view term, std::vector<Xapian::termpos>& out) const;
 
  private:

@@ -15,7 +15,7 @@ using Positions = std::vector<Xapian::termpos>;
 
 Positions find(const std::string& value, const std::string& term) {
   Positions out;
-  EXPECT_TRUE(positions::find(value, term, out)) << term;
+  EXPECT_TRUE(positions::Value(value).find(term, out)) << term;
   return out;
 }
 
@@ -52,7 +52,7 @@ TEST(Positions, ManyWordsTakeLongerHashes) {
 
 TEST(Positions, AnAbstractWithNoWordsHasNoEntries) {
   Positions out{7};
-  EXPECT_FALSE(positions::find(positions::encode({}), "model", out));
+  EXPECT_FALSE(positions::Value(positions::encode({})).find("model", out));
   EXPECT_TRUE(out.empty());
 }
 
@@ -60,7 +60,7 @@ TEST(Positions, AnAbstractWithNoWordsHasNoEntries) {
 // search find nothing, silently.
 TEST(Positions, AMissingValueIsACorruptIndex) {
   Positions out;
-  EXPECT_THROW(positions::find("", "model", out), CorruptIndex);
+  EXPECT_THROW(positions::Value("").find("model", out), CorruptIndex);
 }
 
 // Issue 16: any one flipped byte is caught by the checksum.
@@ -71,7 +71,7 @@ TEST(Positions, EveryFlippedByteIsACorruptIndex) {
       std::string bad = value;
       bad[i] = static_cast<char>(bad[i] ^ flip);
       Positions out;
-      EXPECT_THROW(positions::find(bad, "sparse", out), CorruptIndex) << "byte " << i;
+      EXPECT_THROW(positions::Value(bad).find("sparse", out), CorruptIndex) << "byte " << i;
     }
   }
 }
@@ -79,10 +79,10 @@ TEST(Positions, EveryFlippedByteIsACorruptIndex) {
 TEST(Positions, ADamagedValueIsACorruptIndex) {
   const std::string value = positions::encode({{"a", 1}, {"b", 200}, {"b", 90000}});
   Positions out;
-  EXPECT_THROW(positions::find(value.substr(0, value.size() - 1), "b", out), CorruptIndex);
+  EXPECT_THROW(positions::Value(value.substr(0, value.size() - 1)).find("b", out), CorruptIndex);
   std::string bad_width = value;
   bad_width[0] = 7;
-  EXPECT_THROW(positions::find(bad_width, "a", out), CorruptIndex);
+  EXPECT_THROW(positions::Value(bad_width).find("a", out), CorruptIndex);
 }
 
 }  // namespace
