@@ -73,7 +73,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
     auto run = [&](std::string_view q, std::vector<std::string>& notes, std::vector<std::string>* reread) {
       auto* keep = options.explain ? &notes : nullptr;
       Run r;
-      query::PositionChecks checks(db);  // the phrases every hit needs, checked on the best candidates only
+      query::PositionChecks checks(db);  // phrases checked on the best candidates only
       r.asked = plain ? parser.parse_plain(q, keep, &checks) : parser.parse(q, keep, &checks, reread);
       deadline.check();
       query::PositionChecks* decider = checks.empty() ? nullptr : &checks;

@@ -231,7 +231,7 @@ class Grammar {
   // bounds it keeps too (an acronym written again counts again, but runs once).
   Xapian::Query plain(std::string_view text, PositionChecks* deferred) {
     std::vector<Xapian::Query> parts;
-    std::vector<PositionCheckRef> checks;  // of the groups, by part
+    std::vector<PositionCheckRef> checks;  // the groups' position checks
     std::unordered_map<std::string, std::pair<std::size_t, unsigned>> groups;  // term -> part, times
     const std::string display = display_text(text);
     std::size_t column = 1, counted = 0;  // of the display text, in characters
@@ -256,8 +256,7 @@ class Grammar {
       auto [it, fresh] = groups.try_emplace(t.term, parts.size(), 0);
       if (fresh) {
         parts.push_back(group.q);
-        checks.resize(parts.size());
-        checks.back() = group.required.empty() ? nullptr : group.required.front();
+        checks.insert(checks.end(), group.required.begin(), group.required.end());
       }
       ++it->second.second;
     }
@@ -271,7 +270,6 @@ class Grammar {
     // query, and among other words a group is one the query matches without.
     if (deferred != nullptr) {
       for (const auto& check : checks) {
-        if (check == nullptr) continue;
         if (parts.size() == 1) {
           deferred->defer(check);
         } else {
