@@ -293,6 +293,8 @@ class PositionFilter : public Xapian::PostingSource {
   Xapian::docid get_docid() const override { return current_; }
   std::string get_description() const override { return check_->describe(); }
 
+  PositionCheck& position_check() const { return *check_; }
+
  private:
   // One spelling's words, read together. Each spelling has its own posting
   // iterators, so that no spelling moves another's past where it is asked.
@@ -446,15 +448,12 @@ void PositionChecks::defer(const PositionCheckRef& check) {
 }
 
 void PositionChecks::defer_optional(const PositionCheckRef& check) {
-  if (auto filter = take(check)) {
-    optional_.push_back(std::move(filter));
-    optional_checks_.push_back(check);
-  }
+  if (auto filter = take(check)) optional_.push_back(std::move(filter));
 }
 
 void PositionChecks::check_optional_in_query(bool in_query) {
   optional_in_query_ = in_query;
-  for (const auto& c : optional_checks_) c->deferred = !in_query;
+  for (const auto& c : optional_) static_cast<PositionFilter&>(*c).position_check().deferred = !in_query;
 }
 
 bool PositionChecks::operator()(const Xapian::Document& doc) const {

@@ -110,7 +110,6 @@ class PositionChecks : public Xapian::MatchDecider {
   Xapian::Database db_;
   std::vector<std::unique_ptr<Xapian::PostingSource>> checks_;    // the required checks' filters
   std::vector<std::unique_ptr<Xapian::PostingSource>> optional_;  // the optional checks' filters
-  std::vector<PositionCheckRef> optional_checks_;
   bool optional_in_query_ = false;
   mutable std::vector<Xapian::docid> demoted_;
 };

@@ -103,13 +103,24 @@ Ranking checked_mset(Xapian::Enquire& enquire, std::size_t from, std::size_t n, 
                             nullptr, checks);
   };
   if (checks == nullptr || !checks->has_optional()) return as_ranking(get(from, n, check_at_least));
-  struct InQuery {  // the optional checks in the query's filters while in scope
-    explicit InQuery(PositionChecks* c) : checks(c) { checks->check_optional_in_query(true); }
-    ~InQuery() { checks->check_optional_in_query(false); }
+  // While in scope: the optional checks run in the query's filters, and
+  // `enquire` asks `query` (if given) instead of its own.
+  struct Exactly {
+    Exactly(PositionChecks* c, Xapian::Enquire& e, const Xapian::Query& query = Xapian::Query())
+        : checks(c), enquire(e), own(e.get_query()) {
+      checks->check_optional_in_query(true);
+      if (!query.empty()) enquire.set_query(query);
+    }
+    ~Exactly() {
+      checks->check_optional_in_query(false);
+      enquire.set_query(own);
+    }
     PositionChecks* checks;
+    Xapian::Enquire& enquire;
+    const Xapian::Query own;
   };
   if (check_at_least > 0) {
-    InQuery exact(checks);
+    Exactly exact(checks, enquire);
     return as_ranking(get(from, n, check_at_least));
   }
   checks->clear_demoted();
@@ -123,19 +134,10 @@ Ranking checked_mset(Xapian::Enquire& enquire, std::size_t from, std::size_t n, 
   for (auto it = first.begin(); it != first.end(); ++it) docs.push_back(*it);
   std::sort(docs.begin(), docs.end());
   docs.erase(std::unique(docs.begin(), docs.end()), docs.end());
-  const Xapian::Query query = enquire.get_query();
-  InQuery exact(checks);
-  enquire.set_query(Xapian::Query(Xapian::Query::OP_FILTER, query,
-                                  Xapian::Query((new DocumentList(std::move(docs)))->release())));
-  Xapian::MSet again;
-  try {
-    again = get(from, n, 0);
-  } catch (...) {
-    enquire.set_query(query);
-    throw;
-  }
-  enquire.set_query(query);
-  Ranking out = as_ranking(again);
+  Exactly exact(checks, enquire,
+                Xapian::Query(Xapian::Query::OP_FILTER, enquire.get_query(),
+                              Xapian::Query((new DocumentList(std::move(docs)))->release())));
+  Ranking out = as_ranking(get(from, n, 0));
   out.mset = std::move(first);  // its estimate of the matches: the second pass saw only the best
   return out;
 }
