@@ -177,9 +177,11 @@ int main(int argc, char** argv) {
   thr->add_option("INDEX", index_path, "The engine's index directory")->required()->check(CLI::ExistingPath);
   thr->add_option("QUERIES", queries_file, "Query file from `speed queries`")->required()->check(CLI::ExistingFile);
   thr->add_option("--threads", throughput_options.threads, "Threads")->capture_default_str()->check(CLI::PositiveNumber);
-  auto* thr_seconds = thr->add_option("--seconds", throughput_options.seconds, "Timed part: this long")
+  auto* thr_seconds =
+      thr->add_option("--seconds", throughput_options.seconds,
+                      "Timed part: as many whole passes over the query set as fill this long by the warm-up pass")
                           ->capture_default_str()->check(CLI::PositiveNumber);
-  thr->add_option("--passes", throughput_options.passes, "Timed part: each thread runs the query set this often")
+  thr->add_option("--passes", throughput_options.passes, "Timed part: this many passes over the query set, shared by the threads")
       ->check(CLI::PositiveNumber)->excludes(thr_seconds);
   thr->add_option("--out", out, "JSON file to write (default: stdout)");
   thr->add_option("--set", set_fields, "key=value to add to the record (repeatable)")->allow_extra_args(false);
@@ -242,7 +244,7 @@ int main(int argc, char** argv) {
              {"p50_ms", r.p50_ms},          {"p99_ms", r.p99_ms},       {"cpu_seconds", r.cpu_seconds},
              {"warmup_seconds", r.warmup_seconds},
              {"open_ms", r.open_ms},        {"errors", r.errors},       {"first_error", r.first_error},
-             {"passes", throughput_options.passes}};
+             {"passes", r.passes}};
       j.update(fields(set_fields));
       write_json(j, out);
     } else if (qry->parsed()) {

@@ -14,8 +14,9 @@ namespace abstracts::speed {
 
 struct ThroughputOptions {
   std::size_t threads = 1;
-  // Timed part: every thread runs until `seconds` have passed, or, with
-  // `passes` > 0, runs the whole query set `passes` times.
+  // Timed part: `passes` > 0 whole passes over the query set, shared by the
+  // threads; with 0, as many passes as the warm-up pass says fill `seconds`
+  // (at least one).
   double seconds = 10;
   std::size_t passes = 0;
 };
@@ -31,6 +32,7 @@ struct ThroughputResult {
   // `threads` times `seconds` when the threads never wait for one another.
   double cpu_seconds = 0;
   double warmup_seconds = 0;
+  std::size_t passes = 0;               // passes over the query set in the timed part
   double open_ms = 0;
   std::size_t errors = 0;
   std::string first_error;
@@ -38,9 +40,10 @@ struct ThroughputResult {
 
 // Opens the engine's index at `index_dir` once (Index::open, public API), runs
 // the query set once on this thread to warm up, then starts options.threads
-// threads on the same Index, thread t beginning at query t * size / threads
-// and going round the set, each query as the `search` subcommand asks it
-// (SearchOptions: limit 10, snippets on, other options at their defaults).
+// threads on the same Index that take the queries of the timed passes in order,
+// each from where the last taken one was, so any number of threads does the
+// same work; each query as the `search` subcommand asks it (SearchOptions:
+// limit 10, snippets on, other options at their defaults).
 // Throws abstracts::Error when the index cannot be opened, std::invalid_argument
 // for no queries or no threads.
 ThroughputResult measure_throughput(const std::filesystem::path& index_dir,
