@@ -177,12 +177,15 @@ int main(int argc, char** argv) {
   thr->add_option("INDEX", index_path, "The engine's index directory")->required()->check(CLI::ExistingPath);
   thr->add_option("QUERIES", queries_file, "Query file from `speed queries`")->required()->check(CLI::ExistingFile);
   thr->add_option("--threads", throughput_options.threads, "Threads")->capture_default_str()->check(CLI::PositiveNumber);
-  auto* thr_seconds =
-      thr->add_option("--seconds", throughput_options.seconds,
-                      "Timed part: as many whole passes over the query set as fill this long by the warm-up pass")
-                          ->capture_default_str()->check(CLI::PositiveNumber);
-  thr->add_option("--passes", throughput_options.passes, "Timed part: this many passes over the query set, shared by the threads")
-      ->check(CLI::PositiveNumber)->excludes(thr_seconds);
+  auto* thr_seconds = thr->add_option("--seconds", throughput_options.seconds,
+                                      "Timed part: as many whole passes over the query set as fill "
+                                      "this long by the warm-up pass")
+                          ->capture_default_str()
+                          ->check(CLI::PositiveNumber);
+  thr->add_option("--passes", throughput_options.passes,
+                  "Timed part: this many passes over the query set, shared by the threads")
+      ->check(CLI::PositiveNumber)
+      ->excludes(thr_seconds);
   thr->add_option("--out", out, "JSON file to write (default: stdout)");
   thr->add_option("--set", set_fields, "key=value to add to the record (repeatable)")->allow_extra_args(false);
 

@@ -331,11 +331,12 @@ void write_report(const fs::path& dir) {
   // ---- throughput: one process, one Index, 1 and 2 threads
   if (!throughput.empty()) {
     md << "### Throughput\n\n";
-    md << "One process opens the engine's index once (`Index::open`) and shares it between the threads, which "
-          "take the queries in order from one counter (limit 10, snippets on), after one warm-up pass; the timed "
-          "part is the same whole passes over the set for every thread count; queries per second over it. CPU cores used is the process's CPU time "
-          "over the timed part ÷ its wall time: below the thread count, the threads waited (for a CPU the "
-          "machine gave to others, or for each other).\n\n";
+    md << "One process opens the engine's index once (`Index::open`) and shares it between the "
+          "threads, which take the queries in order from one counter (limit 10, snippets on), "
+          "after one warm-up pass; the timed part is the same whole passes over the set for every "
+          "thread count; queries per second over it. CPU cores used is the process's CPU time over "
+          "the timed part ÷ its wall time: below the thread count, the threads waited (for a CPU "
+          "the machine gave to others, or for each other).\n\n";
     md << "| abstracts | threads | seconds | queries | queries/s | p50 (ms) | p99 (ms) | CPU cores used | CPU ms a "
           "query | vs 1 thread | errors |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     for (auto& [size, by_threads] : throughput) {

@@ -72,11 +72,12 @@ ThroughputResult measure_throughput(const std::filesystem::path& index_dir,
   // The timed part is whole passes over the set, the queries handed out in order
   // from one counter, so 1 and 2 threads do the same work: started at their own
   // offsets for a fixed time, they did not where one pass outlasts the time (at
-  // 1M, 25 s a pass), and 2 threads ran more of the set's costly queries than 1.
+  // 1M, about 20 s a pass), and 2 threads ran more of the costly queries than 1.
   const std::size_t passes =
-      options.passes > 0 ? options.passes
-                         : std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(
-                                                        options.seconds / std::max(result.warmup_seconds, 1e-9))));
+      options.passes > 0
+          ? options.passes
+          : std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(
+                                         options.seconds / std::max(result.warmup_seconds, 1e-9))));
   result.passes = passes;
   const std::size_t total = passes * texts.size();
   std::atomic<std::size_t> next{0};

@@ -38,7 +38,9 @@ class SpeedThroughput : public ::testing::Test {
 };
 TempDir* SpeedThroughput::dir_ = nullptr;
 
-std::size_t sum(const std::vector<std::size_t>& v) { return std::accumulate(v.begin(), v.end(), std::size_t{0}); }
+std::size_t sum(const std::vector<std::size_t>& v) {
+  return std::accumulate(v.begin(), v.end(), std::size_t{0});
+}
 
 // Issue 20: threads that started at their own offsets for a fixed time ran
 // different parts of the set when one pass outlasted the time, so 2 threads
