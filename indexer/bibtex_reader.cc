@@ -31,6 +31,19 @@ constexpr std::size_t kMaxEntryBytes = 16 << 20;
 // put in its place, is read back as no key.
 constexpr std::string_view kNoKey = "abstracts-no-key";
 
+// btparse uses the text of a token it reports as a printf format ("syntax error:
+// found ..."), so a '%' in it ("title = "a"{b %n}") crashed the program. Every '%'
+// in a value or a comment is this byte while btparse reads the entry, and '%'
+// again in what comes out; no line of valid UTF-8, which is all that gets here,
+// has it.
+constexpr char kPercentStandIn = '\xFF';
+
+// `text` with every kPercentStandIn made '%' again.
+std::string percent_restored(std::string text) {
+  std::replace(text.begin(), text.end(), kPercentStandIn, '%');
+  return text;
+}
+
 constexpr const char* kHint =
     "a BibTeX entry is @type{key, field = {value}, field = \"value\", ...}, its braces balanced";
 
@@ -180,6 +193,7 @@ std::vector<Author> split_names(std::string names, std::uint32_t line) {
     if (names[i] == '~' && (i == 0 || names[i - 1] != '\\')) names[i] = ' ';
   }
   if (is_empty_text(names)) return authors;
+  std::replace(names.begin(), names.end(), '%', kPercentStandIn);  // its warnings format names too
   char and_word[] = "and";
   char what[] = "name";
   bt_stringlist* list =
@@ -195,7 +209,7 @@ std::vector<Author> split_names(std::string names, std::uint32_t line) {
         if (!out.empty()) out += ' ';
         out += name->parts[p][t];
       }
-      return out;
+      return percent_restored(std::move(out));
     };
     Author a{part(BTN_VON), part(BTN_FIRST)};
     const std::string last = part(BTN_LAST), jr = part(BTN_JR);
@@ -292,6 +306,7 @@ bool BibtexReader::next_entry(Entry& entry) {
       value = it->second;
     }
     std::replace(value.begin(), value.end(), '\n', ' ');
+    std::replace(value.begin(), value.end(), '%', kPercentStandIn);
     text.replace(from, to - from, "{" + value + "}");
     if (text.size() > kMaxEntryBytes)
       throw malformed(number, "an entry over 16 MiB once its macros are expanded");
@@ -341,13 +356,16 @@ bool BibtexReader::next_entry(Entry& entry) {
         }
         break;
       case In::kPercent:
+        if (c == '%') text[i] = kPercentStandIn;
         if (c == '\n') in = In::kBody;
         break;
       case In::kBraced:
+        if (c == '%') text[i] = kPercentStandIn;
         if (c == '{') ++depth;
         if (c == '}' && --depth == 0) in = In::kBody;
         break;
       case In::kQuoted:
+        if (c == '%') text[i] = kPercentStandIn;
         if (c == '{') ++depth;
         if (c == '}' && depth > 0) --depth;
         if (c == '"' && depth == 0) in = In::kBody;
@@ -424,7 +442,7 @@ std::optional<Record> BibtexReader::next() {
       ast = bt_parse_entry_s(entry.text.data(), nullptr, static_cast<int>(entry.line), BTO_NOSTORE,
                              &ok);
       bt_parse_entry_s(nullptr, nullptr, 1, 0, nullptr);  // frees the lexer's buffer
-      if (!ok || ast == nullptr) error = messages.first_error(error_line);
+      if (!ok || ast == nullptr) error = percent_restored(messages.first_error(error_line));
     }
     std::unique_ptr<AST, void (*)(AST*)> owned(ast, bt_free_ast);
     if (!ok || ast == nullptr) {
@@ -442,7 +460,7 @@ std::optional<Record> BibtexReader::next() {
       for (AST* v = nullptr; (v = bt_next_value(field, v, &type, &part)) != nullptr;) {
         if (part != nullptr && type != BTAST_MACRO) value += part;
       }
-      fields.emplace_back(name != nullptr ? name : "", std::move(value));
+      fields.emplace_back(name != nullptr ? name : "", percent_restored(std::move(value)));
     }
     auto get = [&](std::string_view key) -> std::string_view {
       for (const auto& [k, v] : fields) {
