@@ -203,9 +203,21 @@ std::vector<Author> split_names(std::string names, std::uint32_t line) {
     if (list->items[i] == nullptr) continue;
     bt_name* name = bt_split_name(list->items[i], nullptr, static_cast<int>(line), i + 1);
     if (name == nullptr) continue;
+    // A part is a run of the name's own tokens. btparse can leave a part's
+    // length unset: "C, , b" (an empty part between commas) gave its jr part
+    // 32767 tokens, and reading them crashed the reader (found by the fuzzer).
+    const auto tokens_begin = reinterpret_cast<std::uintptr_t>(name->tokens->items);
+    const auto tokens_end =
+        tokens_begin + sizeof(char*) * static_cast<std::size_t>(name->tokens->num_items);
     auto part = [&](bt_namepart p) {
       std::string out;
+      const auto at = reinterpret_cast<std::uintptr_t>(name->parts[p]);
+      if (name->parts[p] == nullptr || name->part_len[p] < 0 || at < tokens_begin ||
+          at + sizeof(char*) * static_cast<std::size_t>(name->part_len[p]) > tokens_end) {
+        return out;
+      }
       for (int t = 0; t < name->part_len[p]; ++t) {
+        if (name->parts[p][t] == nullptr) continue;  // an empty token
         if (!out.empty()) out += ' ';
         out += name->parts[p][t];
       }

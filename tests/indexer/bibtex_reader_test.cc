@@ -340,6 +340,19 @@ TEST(BibtexReader, PercentInAReportedTokenIsTextNotAFormat) {
   EXPECT_EQ(r.fields.authors[1].family, "{100% Collab}");
 }
 
+// Found by the reader fuzzer: a name with an empty part between commas ("C, ,
+// b") has a null token in btparse's split, which crashed the reader.
+TEST(BibtexReader, EmptyPartOfANameIsNoCrash) {
+  TempDir dir;
+  const auto records =
+      read(dir, "@article{x,\n  author = {B, Novak and C, , b},\n  abstract = {T.}}\n");
+  ASSERT_EQ(records.size(), 1u);
+  ASSERT_EQ(records[0].fields.authors.size(), 2u);
+  EXPECT_EQ(records[0].fields.authors[0].family, "B");
+  EXPECT_EQ(records[0].fields.authors[0].given, "Novak");
+  EXPECT_EQ(records[0].fields.authors[1].family, "C");
+}
+
 TEST(BibtexReader, GzipReadsTheSame) {
   TempDir dir;
   const std::string content =
