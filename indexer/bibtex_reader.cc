@@ -203,17 +203,18 @@ std::vector<Author> split_names(std::string names, std::uint32_t line) {
     if (list->items[i] == nullptr) continue;
     bt_name* name = bt_split_name(list->items[i], nullptr, static_cast<int>(line), i + 1);
     if (name == nullptr) continue;
-    // A part is a run of the name's own tokens. btparse can leave a part's
-    // length unset: "C, , b" (an empty part between commas) gave its jr part
-    // 32767 tokens, and reading them crashed the reader (found by the fuzzer).
-    const auto tokens_begin = reinterpret_cast<std::uintptr_t>(name->tokens->items);
-    const auto tokens_end =
-        tokens_begin + sizeof(char*) * static_cast<std::size_t>(name->tokens->num_items);
+    // A part is a run of the name's own tokens (a name of only commas and
+    // spaces has none). btparse can leave a part's length unset: "C, , b" (an
+    // empty part between commas) gave its jr part 32767 tokens, and reading them
+    // crashed the reader (found by the fuzzer).
     auto part = [&](bt_namepart p) {
       std::string out;
+      const bt_stringlist* tokens = name->tokens;
+      if (tokens == nullptr || name->parts[p] == nullptr || name->part_len[p] < 0) return out;
+      const auto begin = reinterpret_cast<std::uintptr_t>(tokens->items);
       const auto at = reinterpret_cast<std::uintptr_t>(name->parts[p]);
-      if (name->parts[p] == nullptr || name->part_len[p] < 0 || at < tokens_begin ||
-          at + sizeof(char*) * static_cast<std::size_t>(name->part_len[p]) > tokens_end) {
+      if (at < begin || at + sizeof(char*) * static_cast<std::size_t>(name->part_len[p]) >
+                            begin + sizeof(char*) * static_cast<std::size_t>(tokens->num_items)) {
         return out;
       }
       for (int t = 0; t < name->part_len[p]; ++t) {

@@ -340,17 +340,20 @@ TEST(BibtexReader, PercentInAReportedTokenIsTextNotAFormat) {
   EXPECT_EQ(r.fields.authors[1].family, "{100% Collab}");
 }
 
-// Found by the reader fuzzer: a name with an empty part between commas ("C, ,
-// b") has a null token in btparse's split, which crashed the reader.
+// Found by the reader fuzzer: btparse leaves the jr length of a name with an
+// empty part between commas ("C, , b") unset, which crashed the reader; and a
+// name of only a comma has no tokens at all.
 TEST(BibtexReader, EmptyPartOfANameIsNoCrash) {
   TempDir dir;
   const auto records =
-      read(dir, "@article{x,\n  author = {B, Novak and C, , b},\n  abstract = {T.}}\n");
+      read(dir, "@article{x,\n  author = {B, Novak and C, , b and , and D},\n  abstract = {T.}}\n");
   ASSERT_EQ(records.size(), 1u);
-  ASSERT_EQ(records[0].fields.authors.size(), 2u);
+  ASSERT_EQ(records[0].fields.authors.size(), 3u);
   EXPECT_EQ(records[0].fields.authors[0].family, "B");
   EXPECT_EQ(records[0].fields.authors[0].given, "Novak");
   EXPECT_EQ(records[0].fields.authors[1].family, "C");
+  EXPECT_EQ(records[0].fields.authors[1].given, "b");
+  EXPECT_EQ(records[0].fields.authors[2].family, "D");
 }
 
 TEST(BibtexReader, GzipReadsTheSame) {
