@@ -86,7 +86,6 @@ ThroughputResult measure_throughput(const std::filesystem::path& index_dir,
   std::vector<std::size_t> sinks(options.threads, 0);
   std::atomic<std::size_t> ready{0};
   std::atomic<bool> go{false};
-  Clock::time_point begin;
   std::vector<std::thread> threads;
   for (std::size_t t = 0; t < options.threads; ++t) {
     threads.emplace_back([&, t] {
@@ -105,7 +104,7 @@ ThroughputResult measure_throughput(const std::filesystem::path& index_dir,
   }
   while (ready.load() < options.threads) std::this_thread::yield();
   const double cpu_at_start = cpu_seconds();
-  begin = Clock::now();
+  const auto begin = Clock::now();
   go.store(true, std::memory_order_release);
   for (auto& th : threads) th.join();
   result.seconds = seconds_since(begin);
