@@ -181,62 +181,6 @@ void parse_month(std::string_view text, int& month, int& day) {
   }
 }
 
-// An author list split as BibTeX splits it (btparse's bt_split_list and
-// bt_split_name): " and " between names, braces protecting ("{Barack Obama}",
-// "{ATLAS Collaboration}" is one family name), "First von Last", "von Last,
-// First" and "Last, Jr, First", the jr part kept with the given names. "and
-// others" (et al.) names nobody. Call with btparse_mutex() held.
-std::vector<Author> split_names(std::string names, std::uint32_t line) {
-  std::vector<Author> authors;
-  // A tie ("Alison~E.~Hillman") is a space between words; "\~n" is an accent.
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (names[i] == '~' && (i == 0 || names[i - 1] != '\\')) names[i] = ' ';
-  }
-  if (is_empty_text(names)) return authors;
-  std::replace(names.begin(), names.end(), '%', kPercentStandIn);  // its warnings format names too
-  char and_word[] = "and";
-  char what[] = "name";
-  bt_stringlist* list =
-      bt_split_list(names.data(), and_word, nullptr, static_cast<int>(line), what);
-  if (list == nullptr) return authors;
-  for (int i = 0; i < list->num_items; ++i) {
-    if (list->items[i] == nullptr) continue;
-    bt_name* name = bt_split_name(list->items[i], nullptr, static_cast<int>(line), i + 1);
-    if (name == nullptr) continue;
-    // A part is a run of the name's own tokens (a name of only commas and
-    // spaces has none). btparse can leave a part's length unset: "C, , b" (an
-    // empty part between commas) gave its jr part 32767 tokens, and reading them
-    // crashed the reader (found by the fuzzer).
-    auto part = [&](bt_namepart p) {
-      std::string out;
-      const bt_stringlist* tokens = name->tokens;
-      if (tokens == nullptr || name->parts[p] == nullptr || name->part_len[p] < 0) return out;
-      const auto begin = reinterpret_cast<std::uintptr_t>(tokens->items);
-      const auto at = reinterpret_cast<std::uintptr_t>(name->parts[p]);
-      if (at < begin || at + sizeof(char*) * static_cast<std::size_t>(name->part_len[p]) >
-                            begin + sizeof(char*) * static_cast<std::size_t>(tokens->num_items)) {
-        return out;
-      }
-      for (int t = 0; t < name->part_len[p]; ++t) {
-        if (name->parts[p][t] == nullptr) continue;  // an empty token
-        if (!out.empty()) out += ' ';
-        out += name->parts[p][t];
-      }
-      return percent_restored(std::move(out));
-    };
-    Author a{part(BTN_VON), part(BTN_FIRST)};
-    const std::string last = part(BTN_LAST), jr = part(BTN_JR);
-    a.family += (a.family.empty() || last.empty() ? "" : " ") + last;
-    if (!jr.empty()) a.given += (a.given.empty() ? "" : ", ") + jr;
-    bt_free_name(name);
-    if (a.family.empty() && a.given.empty()) continue;
-    if (a.given.empty() && a.family == "others") continue;
-    authors.push_back(std::move(a));
-  }
-  bt_free_list(list);
-  return authors;
-}
-
 }  // namespace
 
 BibtexReader::BibtexReader(std::unique_ptr<LineSource> src) : src_(std::move(src)) {
@@ -494,10 +438,7 @@ std::optional<Record> BibtexReader::next() {
     }
     Abstract& f = r.fields;
     f.title = std::string(get("title"));
-    {
-      CaughtMessages messages;  // btparse warns of names such as "A, B, C, D"
-      f.authors = split_names(std::string(get("author")), entry.line);
-    }
+    f.authors = split_bibtex_names(get("author"));
     if (!parse_date(plain(get("date")), f.year, f.month, f.day) &&
         parse_date(plain(get("year")), f.year, f.month, f.day)) {
       parse_month(plain(get("month")), f.month, f.day);

@@ -1,5 +1,9 @@
 #include "indexer/names.h"
 
+#include <unicode/uchar.h>
+#include <unicode/utf8.h>
+
+#include <algorithm>
 #include <charconv>
 
 #include "indexer/line_source.h"
@@ -41,7 +45,177 @@ int number(std::string_view s) {
   return ec == std::errc() && end == s.data() + s.size() ? n : -1;
 }
 
+// The words of a BibTeX name list: cut at white space and ties at brace depth 0;
+// a comma at depth 0 is a word of its own. A brace left open holds the rest.
+std::vector<std::string_view> bibtex_words(std::string_view s) {
+  std::vector<std::string_view> out;
+  std::size_t start = std::string_view::npos;
+  int depth = 0;
+  auto end_word = [&](std::size_t at) {
+    if (start != std::string_view::npos) out.push_back(s.substr(start, at - start));
+    start = std::string_view::npos;
+  };
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    const bool tie = c == '~' && (i == 0 || s[i - 1] != '\\');  // "\~n" is an accent
+    if (depth == 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || tie)) {
+      end_word(i);
+      continue;
+    }
+    if (depth == 0 && c == ',') {
+      end_word(i);
+      out.push_back(s.substr(i, 1));
+      continue;
+    }
+    if (start == std::string_view::npos) start = i;
+    if (c == '{') ++depth;
+    if (c == '}' && depth > 0) --depth;
+  }
+  end_word(s.size());
+  return out;
+}
+
+bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// Whether a word of a BibTeX name starts in lower case, as BibTeX tells it: by
+// its first letter at brace depth 0. A group "{\...}" at depth 0 is a special
+// character, whose case is that of its command when that names a letter
+// ("{\o}", "{\AE}") and else of the first letter after it ("{\'e}",
+// "{\v{C}}"); another braced group has no case and is passed over.
+bool starts_lower_case(std::string_view w) {
+  static constexpr std::string_view kLetterCommands[] = {"i",  "j",  "o",  "O",  "l",  "L", "ae",
+                                                         "AE", "oe", "OE", "aa", "AA", "ss"};
+  int depth = 0;
+  for (std::size_t i = 0; i < w.size();) {
+    const char c = w[i];
+    if (c == '{' && depth == 0 && i + 1 < w.size() && w[i + 1] == '\\') {
+      std::size_t j = i + 2;
+      while (j < w.size() && is_ascii_letter(w[j])) ++j;
+      const std::string_view command = w.substr(i + 2, j - (i + 2));
+      for (std::string_view letter : kLetterCommands) {
+        if (command == letter) return command[0] >= 'a' && command[0] <= 'z';
+      }
+      if (command.empty()) ++j;  // an accent of one sign: \' \" \^
+      for (; j < w.size() && w[j] != '}'; ++j) {
+        if (is_ascii_letter(w[j])) return w[j] >= 'a' && w[j] <= 'z';
+      }
+      return false;
+    }
+    if (c == '{') ++depth;
+    if (c == '}' && depth > 0) --depth;
+    if (depth == 0 && is_ascii_letter(c)) return c >= 'a' && c <= 'z';
+    if (depth == 0 && static_cast<unsigned char>(c) >= 0x80) {
+      UChar32 cp = 0;
+      std::size_t next = i;
+      U8_NEXT(w.data(), next, w.size(), cp);
+      if (cp >= 0 && u_isalpha(cp)) return u_islower(cp) != 0;
+      i = next;
+      continue;
+    }
+    ++i;
+  }
+  return false;
+}
+
+// A name of one to three parts (its words between commas): "First von Last"
+// (von, and so the family name, starts at the first word in lower case short of
+// the last word), "von Last, First" or "von Last, Jr, First".
+Author plain_name(const std::vector<std::vector<std::string_view>>& parts) {
+  if (parts.size() == 1) {
+    const auto& w = parts[0];
+    std::size_t family = w.empty() ? 0 : w.size() - 1;
+    for (std::size_t k = 0; k + 1 < w.size(); ++k) {
+      if (starts_lower_case(w[k])) {
+        family = k;
+        break;
+      }
+    }
+    return {join(w, family, w.size()), join(w, 0, family)};
+  }
+  Author a{join(parts[0], 0, parts[0].size()), join(parts.back(), 0, parts.back().size())};
+  if (parts.size() == 3 && !parts[1].empty()) {
+    a.given += (a.given.empty() ? "" : ", ") + join(parts[1], 0, parts[1].size());
+  }
+  return a;
+}
+
+// biblatex's extended name format, as Zotero's Better BibTeX writes names with a
+// prefix: "family=Jong, given=P., prefix=de, useprefix=true", each part key=value
+// (a value may be quoted). False, and `a` untouched, unless every part is such a
+// pair and one names the family or given names.
+bool extended_name(const std::vector<std::vector<std::string_view>>& parts, Author& a) {
+  std::string family, given, prefix, suffix;
+  bool named = false;
+  for (const auto& part : parts) {
+    if (part.empty()) continue;
+    const std::string text = join(part, 0, part.size());
+    const std::size_t eq = text.find('=');
+    if (eq == std::string::npos || eq == 0) return false;
+    const std::string_view key = trim(std::string_view(text).substr(0, eq), " ");
+    if (!std::all_of(key.begin(), key.end(),
+                     [](char c) { return is_ascii_letter(c) || c == '-'; })) {
+      return false;
+    }
+    std::string_view value = trim(std::string_view(text).substr(eq + 1), " ");
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+      value = value.substr(1, value.size() - 2);
+    }
+    std::string* slot = key == "family"   ? &family
+                        : key == "given"  ? &given
+                        : key == "prefix" ? &prefix
+                        : key == "suffix" ? &suffix
+                                          : nullptr;
+    if (slot == nullptr) continue;  // useprefix, giveni, ...
+    *slot = value;
+    named = named || key == "family" || key == "given";
+  }
+  if (!named) return false;
+  const bool elided = !prefix.empty() && (prefix.back() == '\'' || prefix.ends_with("\u2019"));
+  a.family =
+      prefix.empty() || family.empty() ? prefix + family : prefix + (elided ? "" : " ") + family;
+  a.given = given;
+  if (!suffix.empty()) a.given += (a.given.empty() ? "" : ", ") + suffix;
+  return true;
+}
+
 }  // namespace
+
+std::vector<Author> split_bibtex_names(std::string_view names) {
+  std::vector<Author> out;
+  const std::vector<std::string_view> words = bibtex_words(names);
+  auto is_and = [](std::string_view w) {
+    return w.size() == 3 && (w[0] | 0x20) == 'a' && (w[1] | 0x20) == 'n' && (w[2] | 0x20) == 'd';
+  };
+  for (std::size_t from = 0; from < words.size();) {
+    std::size_t to = from;
+    while (to < words.size() && !is_and(words[to])) ++to;
+    // The name's words, split at its commas.
+    std::vector<std::vector<std::string_view>> parts(1);
+    for (std::size_t k = from; k < to; ++k) {
+      if (words[k] == ",") {
+        parts.emplace_back();
+      } else {
+        parts.back().push_back(words[k]);
+      }
+    }
+    from = to + 1;
+    Author a;
+    if (!extended_name(parts, a)) {
+      // At most three parts (the commas past the second are spaces), and the
+      // empty ones at the end dropped.
+      for (std::size_t k = 3; k < parts.size(); ++k) {
+        parts[2].insert(parts[2].end(), parts[k].begin(), parts[k].end());
+      }
+      parts.resize(std::min<std::size_t>(parts.size(), 3));
+      while (parts.size() > 1 && parts.back().empty()) parts.pop_back();
+      a = plain_name(parts);
+    }
+    if (a.family.empty() && a.given.empty()) continue;
+    if (a.given.empty() && a.family == "others") continue;
+    out.push_back(std::move(a));
+  }
+  return out;
+}
 
 int month_number(std::string_view name) {
   static constexpr std::string_view kMonths[] = {"jan", "feb", "mar", "apr", "may", "jun",

@@ -22,6 +22,18 @@ Author parse_name(std::string_view name);
 // ("A. Smith, B. Jones and C. Wu").
 std::vector<Author> parse_name_list(std::string_view names);
 
+// A BibTeX name list split as BibTeX splits it ("Tame the BeaST", section 11):
+// the word "and" (any case) at brace depth 0 between names; then each name is
+// "First von Last" (the family name runs from the first word that starts in
+// lower case, short of the last word, to the end), "von Last, First" or "von
+// Last, Jr, First" (the jr part follows the given names: "John, Jr."). Braces
+// keep words whole ("{ATLAS Collaboration}" is one family name), a tie ("~") is
+// a space, commas past the second are spaces, empty parts are no parts, and
+// "others" (et al.) names nobody. biblatex's extended form ("family=Jong,
+// given=P., prefix=de, useprefix=true") is read too. The words are kept as
+// written, braces and LaTeX included.
+std::vector<Author> split_bibtex_names(std::string_view names);
+
 // The month a name starts with, in any case ("Apr", "april", "DEC"): 1-12, or 0.
 int month_number(std::string_view name);
 

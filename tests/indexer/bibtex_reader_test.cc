@@ -199,8 +199,8 @@ TEST(BibtexReader, LatexInNamesBecomesUnicodeWhenStored) {
   EXPECT_EQ(a.title, "Performance of the ALICE Experiment at the CERN LHC–Run 1");
 }
 
-// Names split as BibTeX splits them (btparse): braces keep a name whole, von
-// parts, Jr, "and others".
+// Names split as BibTeX splits them: braces keep a name whole, von parts, Jr,
+// "and others".
 TEST(BibtexReader, NamesSplitAsBibtexDoes) {
   TempDir dir;
   const auto records = read(
@@ -340,9 +340,10 @@ TEST(BibtexReader, PercentInAReportedTokenIsTextNotAFormat) {
   EXPECT_EQ(r.fields.authors[1].family, "{100% Collab}");
 }
 
-// Found by the reader fuzzer: btparse leaves the jr length of a name with an
-// empty part between commas ("C, , b") unset, which crashed the reader; and a
-// name of only a comma has no tokens at all.
+// Found by the reader fuzzer: btparse's name splitter read memory it had not set
+// for a name with an empty part between commas ("C, , b") or of only a comma, so
+// the reader crashed, or this test failed in CI. Names are split by our own
+// code now (indexer/names.h).
 TEST(BibtexReader, EmptyPartOfANameIsNoCrash) {
   TempDir dir;
   const auto records =

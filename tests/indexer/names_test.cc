@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace abstracts::indexer {
 namespace {
 
@@ -53,6 +57,53 @@ TEST(Names, Lists) {
   ASSERT_EQ(names.size(), 2u);
   EXPECT_EQ(names[0].given, "A., Jr.");
   EXPECT_TRUE(parse_name_list("").empty());
+}
+
+// BibTeX's own rules ("Tame the BeaST", section 11) and biblatex's extended form,
+// which btparse, the splitter before, read as one garbled name. btparse read
+// memory it had not set on "C, , b" and on a name of only a comma.
+TEST(Names, BibtexListsSplitAsBibtexDoes) {
+  const struct {
+    const char* written;
+    std::vector<std::pair<std::string, std::string>> names;  // family, given
+  } cases[] = {
+      {"Jean de la Fontaine", {{"de la Fontaine", "Jean"}}},
+      {"de la Fontaine, Jean", {{"de la Fontaine", "Jean"}}},
+      {R"(Charles Louis Xavier Joseph de la Vall{\'e}e Poussin)",
+       {{R"(de la Vall{\'e}e Poussin)", "Charles Louis Xavier Joseph"}}},
+      {"Smith, Jr., John", {{"Smith", "John, Jr."}}},
+      {"{Barnes and Noble, Inc.} and B. Jones",
+       {{"{Barnes and Noble, Inc.}", ""}, {"Jones", "B."}}},
+      {"A. Smith AND B. Jones And C. Wu", {{"Smith", "A."}, {"Jones", "B."}, {"Wu", "C."}}},
+      {R"(Ludwig~van~Beethoven and Pe\~na, Jos{\'e})",
+       {{"van Beethoven", "Ludwig"}, {R"(Pe\~na)", R"(Jos{\'e})"}}},
+      {R"({\'E}mile Zola and Per {\o}ster Dal and {\v{C}}ern{\'y}, Jan)",
+       {{"Zola", R"({\'E}mile)"}, {R"({\o}ster Dal)", "Per"}, {R"({\v{C}}ern{\'y})", "Jan"}}},
+      {R"(\'Angel de la Pe\~na and Ángel de la Peña and Élan élan Vital)",
+       {{R"(de la Pe\~na)", R"(\'Angel)"}, {"de la Peña", "Ángel"}, {"élan Vital", "Élan"}}},
+      {"jean dupont and Aristotle and A. Smith and others",
+       {{"jean dupont", ""}, {"Aristotle", ""}, {"Smith", "A."}}},
+      {"A, B", {{"A", "B"}}},
+      {"A, B, C, D", {{"A", "C D, B"}}},
+      {"C, , b and , and D", {{"C", "b"}, {"D", ""}}},
+      {"Smith, Jr., and , John and and", {{"Smith", "Jr."}, {"", "John"}}},
+      {", John", {{"", "John"}}},
+      {"{Open brace and B. Jones", {{"{Open brace and B. Jones", ""}}},
+      {"Close} brace and} B. Jones", {{"brace and} B. Jones", "Close}"}}},
+      {"family=Jong, given=P., prefix=de, useprefix=true and Busza, Wit",
+       {{"de Jong", "P."}, {"Busza", "Wit"}}},
+      {R"(family=Enterria, given=David, prefix=d' , useprefix=true)", {{"d'Enterria", "David"}}},
+      {R"(given = "Jean Pierre", family={van der Berg}, suffix=Jr.)",
+       {{"{van der Berg}", "Jean Pierre, Jr."}}},
+      {"useprefix=true, x=y", {{"useprefix=true", "x=y"}}},
+      {"", {}},
+      {" , ,, ", {}},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::pair<std::string, std::string>> got;
+    for (const Author& a : split_bibtex_names(c.written)) got.emplace_back(a.family, a.given);
+    EXPECT_EQ(got, c.names) << c.written;
+  }
 }
 
 TEST(Dates, EachWayOfWritingOne) {
