@@ -170,7 +170,9 @@ bool extended_name(const std::vector<std::vector<std::string_view>>& parts, Auth
     named = named || key == "family" || key == "given";
   }
   if (!named) return false;
-  const bool elided = !prefix.empty() && (prefix.back() == '\'' || prefix.ends_with("\u2019"));
+  // "d'" (or "{d'}") joins the family name without a space: "d'Enterria".
+  const std::string_view bare = trim(prefix, "{}");
+  const bool elided = bare.ends_with('\'') || bare.ends_with("\u2019");
   a.family =
       prefix.empty() || family.empty() ? prefix + family : prefix + (elided ? "" : " ") + family;
   a.given = given;

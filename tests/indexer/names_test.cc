@@ -93,6 +93,7 @@ TEST(Names, BibtexListsSplitAsBibtexDoes) {
       {"family=Jong, given=P., prefix=de, useprefix=true and Busza, Wit",
        {{"de Jong", "P."}, {"Busza", "Wit"}}},
       {R"(family=Enterria, given=David, prefix=d' , useprefix=true)", {{"d'Enterria", "David"}}},
+      {R"(family=Enterria, given=David, prefix={d'})", {{"{d'}Enterria", "David"}}},
       {R"(given = "Jean Pierre", family={van der Berg}, suffix=Jr.)",
        {{"{van der Berg}", "Jean Pierre, Jr."}}},
       {"useprefix=true, x=y", {{"useprefix=true", "x=y"}}},
