@@ -3,10 +3,10 @@
 #include <charconv>
 #include <cstdint>
 
+#include "engine/analysis/unicode_text.h"
+
 namespace abstracts::indexer {
 namespace {
-
-bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 // Appends code point `cp` as UTF-8 (nothing for one out of range or a surrogate).
 void append_utf8(std::string& out, std::uint32_t cp) {
@@ -73,8 +73,9 @@ std::string strip_markup(std::string_view text) {
       std::size_t j = i + 1;
       if (j < text.size() && text[j] == '/') ++j;
       const std::size_t name_start = j;
-      while (j < text.size() && (is_letter(text[j]) || (j > name_start && (text[j] == ':' || text[j] == '-' ||
-                                                                           (text[j] >= '0' && text[j] <= '9'))))) {
+      while (j < text.size() && (analysis::is_ascii_letter(text[j]) ||
+                                 (j > name_start && (text[j] == ':' || text[j] == '-' ||
+                                                     (text[j] >= '0' && text[j] <= '9'))))) {
         ++j;
       }
       // The tag's '>', past quoted attribute values ("<a href=\"x>y\">").

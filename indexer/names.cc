@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 
+#include "engine/analysis/latex.h"
+#include "engine/analysis/unicode_text.h"
 #include "indexer/line_source.h"
 
 namespace abstracts::indexer {
@@ -75,44 +78,45 @@ std::vector<std::string_view> bibtex_words(std::string_view s) {
   return out;
 }
 
-bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+using analysis::is_ascii_letter;
+
+// Whether the letter at `i` of UTF-8 `text` is in lower case, stepping `i` past
+// it: true or false for a letter, nothing for any other character.
+std::optional<bool> letter_case(std::string_view text, std::size_t& i) {
+  UChar32 cp = 0;
+  U8_NEXT(text.data(), i, text.size(), cp);
+  if (cp < 0 || !u_isalpha(cp)) return std::nullopt;
+  return u_islower(cp) != 0;
+}
 
 // Whether a word of a BibTeX name starts in lower case, as BibTeX tells it: by
 // its first letter at brace depth 0. A group "{\...}" at depth 0 is a special
-// character, whose case is that of its command when that names a letter
-// ("{\o}", "{\AE}") and else of the first letter after it ("{\'e}",
-// "{\v{C}}"); another braced group has no case and is passed over.
+// character, whose case is that of the letter it makes ("{\o}", "{\'E}",
+// "{\v{C}}": the LaTeX converter's ø, É, Č); another braced group has no case
+// and is passed over.
 bool starts_lower_case(std::string_view w) {
-  static constexpr std::string_view kLetterCommands[] = {"i",  "j",  "o",  "O",  "l",  "L", "ae",
-                                                         "AE", "oe", "OE", "aa", "AA", "ss"};
   int depth = 0;
   for (std::size_t i = 0; i < w.size();) {
     const char c = w[i];
-    if (c == '{' && depth == 0 && i + 1 < w.size() && w[i + 1] == '\\') {
-      std::size_t j = i + 2;
-      while (j < w.size() && is_ascii_letter(w[j])) ++j;
-      const std::string_view command = w.substr(i + 2, j - (i + 2));
-      for (std::string_view letter : kLetterCommands) {
-        if (command == letter) return command[0] >= 'a' && command[0] <= 'z';
+    if (c == '{' && depth == 0 && w.substr(i + 1, 1) == "\\") {
+      std::size_t end = i + 1;  // past the group's closing brace, or the word's end
+      for (int d = 1; end < w.size() && d > 0; ++end) {
+        if (w[end] == '{') ++d;
+        if (w[end] == '}') --d;
       }
-      if (command.empty()) ++j;  // an accent of one sign: \' \" \^
-      for (; j < w.size() && w[j] != '}'; ++j) {
-        if (is_ascii_letter(w[j])) return w[j] >= 'a' && w[j] <= 'z';
+      const std::string made = analysis::latex_to_text(w.substr(i, end - i));
+      for (std::size_t k = 0; k < made.size();) {
+        if (const auto lower = letter_case(made, k)) return *lower;
       }
       return false;
     }
-    if (c == '{') ++depth;
-    if (c == '}' && depth > 0) --depth;
-    if (depth == 0 && is_ascii_letter(c)) return c >= 'a' && c <= 'z';
-    if (depth == 0 && static_cast<unsigned char>(c) >= 0x80) {
-      UChar32 cp = 0;
-      std::size_t next = i;
-      U8_NEXT(w.data(), next, w.size(), cp);
-      if (cp >= 0 && u_isalpha(cp)) return u_islower(cp) != 0;
-      i = next;
+    if (c == '{' || c == '}') {
+      depth = std::max(0, depth + (c == '{' ? 1 : -1));
+      ++i;
       continue;
     }
-    ++i;
+    const auto lower = letter_case(w, i);
+    if (depth == 0 && lower) return *lower;
   }
   return false;
 }

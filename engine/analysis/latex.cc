@@ -11,8 +11,6 @@
 namespace abstracts::analysis {
 namespace {
 
-bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-
 // Combining mark for a LaTeX accent macro: \'e -> e + U+0301 -> é (after NFC).
 const char* accent_mark(std::string_view accent) {
   static const std::unordered_map<std::string_view, const char*> kMarks = {
@@ -172,7 +170,7 @@ class Converter {
     if (j + 2 >= s_.size() || s_[j] != '{' || s_[j + 1] != '\\') return false;
     if (std::string_view("'`^\"~=.").find(s_[j + 2]) != std::string_view::npos) return true;
     std::size_t end = j + 2;
-    while (end < s_.size() && is_letter(s_[end])) ++end;
+    while (end < s_.size() && is_ascii_letter(s_[end])) ++end;
     const std::string_view name = s_.substr(j + 2, end - j - 2);
     return is_letter_accent(name) || is_text_letter(name);
   }
@@ -189,7 +187,7 @@ class Converter {
       return dotless_to_plain(inner);
     }
     if (s_[i_] == '\\' && i_ + 1 < s_.size() && (s_[i_ + 1] == 'i' || s_[i_ + 1] == 'j') &&
-        (i_ + 2 >= s_.size() || !is_letter(s_[i_ + 2]))) {
+        (i_ + 2 >= s_.size() || !is_ascii_letter(s_[i_ + 2]))) {
       std::string letter(1, s_[i_ + 1]);
       i_ += 2;
       return letter;
@@ -245,13 +243,13 @@ class Converter {
     ++i_;  // the backslash
     if (i_ >= s_.size()) return;
     char c = s_[i_];
-    if (!is_letter(c)) {
+    if (!is_ascii_letter(c)) {
       ++i_;
       control_symbol(c);
       return;
     }
     std::size_t start = i_;
-    while (i_ < s_.size() && is_letter(s_[i_])) ++i_;
+    while (i_ < s_.size() && is_ascii_letter(s_[i_])) ++i_;
     std::string_view name = s_.substr(start, i_ - start);
     if (is_letter_accent(name) && i_ < s_.size() && (s_[i_] == '{' || s_[i_] == ' ')) {
       apply_accent(name);
@@ -290,7 +288,7 @@ class Converter {
   void control_symbol(char c) {
     switch (c) {
       case '\'': case '`': case '^': case '"': case '~': case '=': case '.':
-        if (i_ < s_.size() && (s_[i_] == '{' || is_letter(s_[i_]) ||
+        if (i_ < s_.size() && (s_[i_] == '{' || is_ascii_letter(s_[i_]) ||
                                static_cast<unsigned char>(s_[i_]) >= 0x80 || s_[i_] == '\\')) {
           apply_accent(std::string_view(&c, 1));
         } else {
