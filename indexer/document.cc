@@ -66,10 +66,11 @@ Abstract make_abstract(const Record& record, const std::string& source, const st
     author.family = display_text(author.family);
     author.given = display_text(author.given);
   }
-  // "AU  - et al." (Cochrane), "and others" (BibTeX): no one's name.
+  // "AU  - et al." (Cochrane), "and others" (BibTeX), and a name of LaTeX that
+  // shows nothing ("{\relax}"): no one's name.
   std::erase_if(a.authors, [](const Author& author) {
-    return author.given.empty() &&
-           (author.family == "et al." || author.family == "et al" || author.family == "others");
+    return author.given.empty() && (author.family.empty() || author.family == "et al." ||
+                                    author.family == "et al" || author.family == "others");
   });
   for (auto& category : a.categories) category = display_text(category);
   a.source = source;

@@ -187,9 +187,11 @@ TEST(Metadata, TermsForAuthorsCategoriesIdentifiersAndTheDate) {
 TEST(Metadata, EtAlAndOthersAreNoAuthors) {
   Record r;
   r.raw_text = "Some text.";
-  r.fields.authors = {{"Wells", "L"}, {"et al.", ""}, {"others", ""}, {"et al", ""}, {"Others", "Jo"}};
+  r.fields.authors = {{"Wells", "L"},   {"et al.", ""},    {"others", ""},     {"et al", ""},
+                      {"Others", "Jo"}, {"{\\relax}", ""}, {"{}", "{\\relax}"}};
   const Abstract a = make_abstract(r, "", "", 0);
-  ASSERT_EQ(a.authors.size(), 2u) << "Cochrane's \"AU  - et al.\", BibTeX's \"and others\"";
+  ASSERT_EQ(a.authors.size(), 2u) << "Cochrane's \"AU  - et al.\", BibTeX's \"and others\", and "
+                                     "names of LaTeX that shows nothing";
   EXPECT_EQ(a.authors[0].family, "Wells");
   EXPECT_EQ(a.authors[1].family, "Others") << "a person named Others stays";
 }
