@@ -1,11 +1,10 @@
 #include "indexer/bibtex_reader.h"
 
-#include <btparse.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -14,12 +13,11 @@
 
 namespace abstracts::indexer {
 
-// One entry as cut out of the file, ready for btparse.
+// One entry as cut out of the file, its macros expanded, ready to parse.
 struct BibtexReader::Entry {
   std::string text;        // from its '@' to its closing '}' or ')', lines joined by '\n'
   std::uint32_t line = 0;  // the line of its '@'
   std::string type;        // in lower case: "article", "string", "comment", ...
-  bool empty_key = false;  // "@article{ ,": kNoKey stands in for the key
 };
 
 namespace {
@@ -27,35 +25,11 @@ namespace {
 // An entry is bounded: a '{' left open would otherwise read the rest of the file.
 constexpr std::size_t kMaxEntryBytes = 16 << 20;
 
-// btparse refuses "@article{ ," (Web of Science writes every key so); this key,
-// put in its place, is read back as no key.
-constexpr std::string_view kNoKey = "abstracts-no-key";
-
-// btparse uses the text of a token it reports as a printf format ("syntax error:
-// found ..."), so a '%' in it ("title = "a"{b %n}") crashed the program. Every '%'
-// in a value or a comment is this byte while btparse reads the entry, and '%'
-// again in what comes out; no line of valid UTF-8, which is all that gets here,
-// has it.
-constexpr char kPercentStandIn = '\xFF';
-
-// `text` with every kPercentStandIn made '%' again.
-std::string percent_restored(std::string text) {
-  std::replace(text.begin(), text.end(), kPercentStandIn, '%');
-  return text;
-}
-
 constexpr const char* kHint =
     "a BibTeX entry is @type{key, field = {value}, field = \"value\", ...}, its braces balanced";
 
-// btparse keeps its lexer, error counts and messages in globals.
-std::mutex& btparse_mutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-
 // A character of a BibTeX name (an entry type, key, field or macro name), as
-// btparse 0.89's lexer has it: measured, not bt_language(3)'s list, which
-// leaves out '@', '~' and every byte over 0x7F.
+// btparse 0.89's lexer had it (measured): '@', '~' and every byte over 0x7F too.
 bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
          static_cast<unsigned char>(c) >= 0x80 ||
@@ -67,66 +41,6 @@ std::string lower(std::string_view s) {
   for (char& c : out) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   return out;
 }
-
-// btparse reports through a table of handlers it does not export, which print
-// to stderr; but glibc's stderr is an ordinary variable (the glibc manual says
-// so), so while btparse runs, under btparse_mutex(), it points at a memory
-// stream. (A C stdio write to stderr from another thread in that window lands
-// there too; std::cerr keeps its own FILE* and is not affected.)
-class CaughtMessages {
- public:
-  CaughtMessages() {
-    stream_ = open_memstream(&buffer_, &size_);
-    if (stream_ != nullptr) {
-      saved_ = stderr;
-      stderr = stream_;
-    }
-  }
-  ~CaughtMessages() {
-    stop();
-    std::free(buffer_);
-  }
-  CaughtMessages(const CaughtMessages&) = delete;
-  CaughtMessages& operator=(const CaughtMessages&) = delete;
-
-  // The first error btparse reported ("syntax error: found ...", without its
-  // "line N, " prefix), and its line in `line`; "" if it reported none.
-  std::string first_error(std::uint32_t& line) {
-    stop();
-    std::string_view all(buffer_ != nullptr ? buffer_ : "", size_);
-    while (!all.empty()) {
-      std::string_view message = all.substr(0, all.find('\n'));
-      all.remove_prefix(std::min(all.size(), message.size() + 1));
-      if (message.starts_with("line ")) {
-        const std::size_t comma = message.find(", ");
-        if (comma == std::string_view::npos) continue;
-        const std::uint32_t at =
-            static_cast<std::uint32_t>(std::atol(std::string(message.substr(5, comma)).c_str()));
-        message.remove_prefix(comma + 2);
-        if (message.find("error") < message.find(':')) {
-          if (at > 0) line = at;
-          return std::string(message);
-        }
-      } else if (message.find("error") < message.find(':')) {
-        return std::string(message);
-      }
-    }
-    return "";
-  }
-
- private:
-  void stop() {
-    if (stream_ == nullptr) return;
-    stderr = saved_;
-    std::fclose(stream_);
-    stream_ = nullptr;
-  }
-
-  FILE* stream_ = nullptr;
-  FILE* saved_ = nullptr;
-  char* buffer_ = nullptr;
-  std::size_t size_ = 0;
-};
 
 // `value` without the one pair of braces around all of it: Web of Science
 // braces every value twice ("Title = {{...}}"), Zotero protects a whole title.
@@ -181,6 +95,162 @@ void parse_month(std::string_view text, int& month, int& day) {
   }
 }
 
+
+// What an entry says, as parsed.
+struct ParsedEntry {
+  std::string key;
+  // Field names in lower case, values with '#' pasted; the first of a repeated
+  // field counts, as in BibTeX.
+  std::vector<std::pair<std::string, std::string>> fields;
+  std::string error;             // "" unless the entry is malformed
+  std::size_t error_offset = 0;  // where in the entry's text
+};
+
+// Parses an entry that next_entry cut out: its macros are expanded there, so a
+// value is braced or quoted text or a number.
+//   @type{key, name = value # value, ...}   (the key may be empty: Web of Science)
+//   @string{name = value, ...}
+// A value loses its delimiters, and its line breaks become spaces; in an entry
+// but not a macro, runs of spaces become one and none lead or trail (a macro's
+// text is collapsed where it is used). Tabs stay, as btparse, which read
+// entries before, kept them.
+class EntryParser {
+ public:
+  EntryParser(std::string_view text, bool macros) : text_(text), macros_(macros) {}
+
+  ParsedEntry parse() {
+    // Past the '@', the type and the opening '{' or '('.
+    pos_ = text_.find_first_of("{(") + 1;
+    try {
+      Token t = next();
+      if (!macros_) {
+        if (t.kind == Token::kName || t.kind == Token::kNumber) {
+          out_.key = std::string(spelled(t));
+          t = next();
+        }
+        if (t.kind == Token::kClose && !out_.key.empty()) return std::move(out_);
+        if (t.kind != Token::kComma) fail(t, out_.key.empty() ? "a key" : "\",\" or the entry's end");
+        t = next();
+      }
+      while (t.kind != Token::kClose) {
+        t = field(t);
+        if (t.kind == Token::kClose) break;
+        if (t.kind != Token::kComma) fail(t, "\"#\", \",\" or the entry's end");
+        t = next();
+      }
+    } catch (const Token& t) {
+      out_.error_offset = t.begin;
+    }
+    return std::move(out_);
+  }
+
+ private:
+  struct Token {
+    enum Kind { kName, kNumber, kString, kEquals, kHash, kComma, kClose, kOther, kEnd } kind;
+    std::size_t begin, end;
+  };
+
+  std::string_view spelled(const Token& t) const { return text_.substr(t.begin, t.end - t.begin); }
+
+  [[noreturn]] void fail(const Token& t, std::string_view expected) {
+    std::string found = "the end of the entry";
+    if (t.kind != Token::kEnd) {
+      std::string_view shown = spelled(t);
+      constexpr std::size_t kShownBytes = 60;
+      if (shown.size() > kShownBytes) {
+        std::size_t cut = kShownBytes;
+        while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) --cut;
+        found = "\"" + std::string(shown.substr(0, cut)) + "...\"";
+      } else {
+        found = "\"" + std::string(shown) + "\"";
+      }
+    }
+    std::replace(found.begin(), found.end(), '\n', ' ');  // the message is one line
+    out_.error = "syntax error: found " + found + ", expected " + std::string(expected);
+    throw t;
+  }
+
+  Token next() {
+    while (pos_ < text_.size()) {
+      const char c = text_[pos_];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        ++pos_;
+      } else if (c == '%') {  // a comment, to the end of its line
+        pos_ = std::min(text_.size(), text_.find('\n', pos_));
+      } else {
+        break;
+      }
+    }
+    const std::size_t begin = pos_;
+    if (pos_ >= text_.size()) return {Token::kEnd, begin, begin};
+    const char c = text_[pos_++];
+    switch (c) {
+      case '=': return {Token::kEquals, begin, pos_};
+      case '#': return {Token::kHash, begin, pos_};
+      case ',': return {Token::kComma, begin, pos_};
+      case '}': case ')': return {Token::kClose, begin, pos_};
+      case '{': case '"': {
+        // To the matching '}', or the '"' outside braces (next_entry found it).
+        int depth = c == '{' ? 1 : 0;
+        for (; pos_ < text_.size(); ++pos_) {
+          const char d = text_[pos_];
+          if (d == '{') ++depth;
+          if (d == '}' && depth > 0 && --depth == 0 && c == '{') break;
+          if (d == '"' && depth == 0 && c == '"') break;
+        }
+        pos_ = std::min(pos_ + 1, text_.size());
+        return {Token::kString, begin, pos_};
+      }
+      default:
+        if (!is_name_char(c)) return {Token::kOther, begin, pos_};
+        while (pos_ < text_.size() && is_name_char(text_[pos_])) ++pos_;
+        const bool number = spelled({Token::kName, begin, pos_}).find_first_not_of("0123456789") ==
+                            std::string_view::npos;
+        return {number ? Token::kNumber : Token::kName, begin, pos_};
+    }
+  }
+
+  // "name = value # value ...", from its name `t`; returns the token after it.
+  Token field(Token t) {
+    if (t.kind != Token::kName) fail(t, macros_ ? "a macro's name" : "a field name or the entry's end");
+    std::string name = lower(spelled(t));
+    t = next();
+    if (t.kind != Token::kEquals) fail(t, "\"=\"");
+    std::string value;
+    do {
+      t = next();
+      if (t.kind == Token::kString) {
+        value += spelled(t).substr(1, t.end - t.begin - 2);
+      } else if (t.kind == Token::kNumber) {
+        value += spelled(t);
+      } else {
+        fail(t, "a value ({...}, \"...\", a number or a macro)");
+      }
+      t = next();
+    } while (t.kind == Token::kHash);
+    std::replace_if(value.begin(), value.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    if (!macros_) value = collapse_spaces(value);
+    out_.fields.emplace_back(std::move(name), std::move(value));
+    return t;
+  }
+
+  // Runs of spaces as one, none leading or trailing.
+  static std::string collapse_spaces(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s) {
+      if (c == ' ' && (out.empty() || out.back() == ' ')) continue;
+      out += c;
+    }
+    if (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+  }
+
+  std::string_view text_;
+  bool macros_;
+  std::size_t pos_ = 0;
+  ParsedEntry out_;
+};
 }  // namespace
 
 BibtexReader::BibtexReader(std::unique_ptr<LineSource> src) : src_(std::move(src)) {
@@ -191,11 +261,6 @@ BibtexReader::BibtexReader(std::unique_ptr<LineSource> src) : src_(std::move(src
       {"may", "May"},       {"jun", "June"},     {"jul", "July"},     {"aug", "August"},
       {"sep", "September"}, {"oct", "October"},  {"nov", "November"}, {"dec", "December"}};
   for (const auto& [name, text] : kMonths) macros_[name] = text;
-  static std::once_flag initialized;
-  std::call_once(initialized, [] {
-    std::lock_guard lock(btparse_mutex());
-    bt_initialize();
-  });
 }
 
 BibtexReader::~BibtexReader() = default;
@@ -246,16 +311,9 @@ bool BibtexReader::next_entry(Entry& entry) {
   char opener = '\0';
   int depth = 0;
   bool expect_value = false;  // after '=' or '#': a name here is a macro
-  bool first = true;          // nothing read yet in the body (the key comes first)
-  // A name that is not followed by '=' (as a field's name, or a macro's being
-  // defined, is) is expanded too, wherever it stands: btparse may still read
-  // it as a value while it recovers from an error.
-  std::size_t pending = std::string::npos, pending_end = 0;
   // Puts the text of the macro named by text[from, to) in its place, braced,
-  // and returns how much longer the text became. btparse's own macro table
-  // keeps every name ever defined in a fixed space and exits the program when
-  // it is full; and a macro btparse finds undefined leaks a byte. Undefined
-  // here, a macro is empty, as in BibTeX.
+  // and returns how much longer the text became. Undefined, a macro is empty,
+  // as in BibTeX.
   auto expand = [&](std::size_t from, std::size_t to) {
     std::string value;
     if (auto it = macros_.find(lower(std::string_view(text).substr(from, to - from)));
@@ -263,7 +321,6 @@ bool BibtexReader::next_entry(Entry& entry) {
       value = it->second;
     }
     std::replace(value.begin(), value.end(), '\n', ' ');
-    std::replace(value.begin(), value.end(), '%', kPercentStandIn);
     text.replace(from, to - from, "{" + value + "}");
     if (text.size() > kMaxEntryBytes)
       throw malformed(number, "an entry over 16 MiB once its macros are expanded");
@@ -303,7 +360,7 @@ bool BibtexReader::next_entry(Entry& entry) {
         depth = 1;
         in = entry.type == "comment" ? In::kComment : In::kBody;
         break;
-      case In::kComment:  // btparse reads @comment's body as one string
+      case In::kComment:  // @comment's body is one braced or parenthesised text
         if (c == opener) ++depth;
         if (c == (opener == '{' ? '}' : ')') && --depth == 0) {
           rest_ = text.substr(i + 1);
@@ -313,16 +370,13 @@ bool BibtexReader::next_entry(Entry& entry) {
         }
         break;
       case In::kPercent:
-        if (c == '%') text[i] = kPercentStandIn;
         if (c == '\n') in = In::kBody;
         break;
       case In::kBraced:
-        if (c == '%') text[i] = kPercentStandIn;
         if (c == '{') ++depth;
         if (c == '}' && --depth == 0) in = In::kBody;
         break;
       case In::kQuoted:
-        if (c == '%') text[i] = kPercentStandIn;
         if (c == '{') ++depth;
         if (c == '}' && depth > 0) --depth;
         if (c == '"' && depth == 0) in = In::kBody;
@@ -333,19 +387,13 @@ bool BibtexReader::next_entry(Entry& entry) {
           in = In::kPercent;
           break;
         }
-        // A character that starts no token is btparse's error too, but its
-        // lexer would skip it and more after it, reading on in ways not worth
-        // following ("Title = \x7f{Urban ...}" makes "Urban" a macro).
+        // A character that starts no token ("Title = \x7f{Urban ...}").
         if (!is_name_char(c) && std::string_view("{}\"=#,()").find(c) == std::string_view::npos) {
           char shown[16];
           std::snprintf(shown, sizeof shown, "byte 0x%02x", static_cast<unsigned char>(c));
           throw malformed(
               number, (c > ' ' && c < 0x7f ? "'" + std::string(1, c) + "'" : std::string(shown)) +
                           " outside a value (a value is {...}, \"...\", a number or a macro)");
-        }
-        if (pending != std::string::npos) {
-          if (c != '=') i += expand(pending, pending_end);
-          pending = std::string::npos;
         }
         if (c == '}' || c == ')') {
           rest_ = text.substr(i + 1);
@@ -359,25 +407,14 @@ bool BibtexReader::next_entry(Entry& entry) {
         } else if (c == '"') {
           in = In::kQuoted;
           depth = 0;
-        } else if (c == ',' && first && entry.type != "string") {
-          text.insert(i, kNoKey);
-          i += kNoKey.size();
-          entry.empty_key = true;
         } else if (is_name_char(c)) {
           std::size_t end = i;
           while (end < text.size() && is_name_char(text[end])) ++end;
-          if (text.find_first_not_of("0123456789", i) < end) {  // a number is no macro
-            if (expect_value) {
-              end += expand(i, end);
-            } else if (!first || entry.type == "string") {  // a name, unless '=' follows
-              pending = i;
-              pending_end = end;
-            }
-          }
+          // A name where a value goes is a macro; a number is no macro.
+          if (expect_value && text.find_first_not_of("0123456789", i) < end) end += expand(i, end);
           i = end - 1;
         }
         expect_value = c == '=' || c == '#';
-        first = false;
         break;
     }
   }
@@ -386,47 +423,23 @@ bool BibtexReader::next_entry(Entry& entry) {
 std::optional<Record> BibtexReader::next() {
   Entry entry;
   while (next_entry(entry)) {
-    // Nothing to index, and nothing btparse need see.
-    if (entry.type == "comment" || entry.type == "preamble") continue;
-    std::lock_guard lock(btparse_mutex());
-    boolean ok = FALSE;
-    std::uint32_t error_line = entry.line;
-    std::string error;
-    AST* ast = nullptr;
-    {
-      CaughtMessages messages;
-      // BTO_NOSTORE: @string macros are kept here (see next_entry), never in btparse's table.
-      ast = bt_parse_entry_s(entry.text.data(), nullptr, static_cast<int>(entry.line), BTO_NOSTORE,
-                             &ok);
-      bt_parse_entry_s(nullptr, nullptr, 1, 0, nullptr);  // frees the lexer's buffer
-      if (!ok || ast == nullptr) error = percent_restored(messages.first_error(error_line));
+    if (entry.type == "comment" || entry.type == "preamble") continue;  // nothing to index
+    const bool macros = entry.type == "string";
+    ParsedEntry parsed = EntryParser(entry.text, macros).parse();
+    if (!parsed.error.empty()) {
+      const auto line = static_cast<std::uint32_t>(
+          entry.line + std::count(entry.text.begin(), entry.text.begin() + static_cast<std::ptrdiff_t>(parsed.error_offset), '\n'));
+      throw InputError(src_->where(line) + ": " + parsed.error, src_->name(), line, kHint);
     }
-    std::unique_ptr<AST, void (*)(AST*)> owned(ast, bt_free_ast);
-    if (!ok || ast == nullptr) {
-      if (error.empty()) error = "not a BibTeX entry";
-      throw InputError(src_->where(error_line) + ": " + error, src_->name(), error_line, kHint);
-    }
-    // Field names in lower case (btparse lowers them), values with '#' pasted
-    // and white space collapsed; the first of a repeated field counts, as in BibTeX.
-    std::vector<std::pair<std::string, std::string>> fields;
-    char* name = nullptr;
-    for (AST* field = nullptr; (field = bt_next_field(ast, field, &name)) != nullptr;) {
-      std::string value;
-      bt_nodetype type;
-      char* part = nullptr;
-      for (AST* v = nullptr; (v = bt_next_value(field, v, &type, &part)) != nullptr;) {
-        if (part != nullptr && type != BTAST_MACRO) value += part;
-      }
-      fields.emplace_back(name != nullptr ? name : "", percent_restored(std::move(value)));
-    }
+    const auto& fields = parsed.fields;
     auto get = [&](std::string_view key) -> std::string_view {
       for (const auto& [k, v] : fields) {
         if (k == key) return unwrap(v);
       }
       return {};
     };
-    if (bt_entry_metatype(ast) == BTE_MACRODEF) {
-      for (const auto& [k, v] : fields) macros_[lower(k)] = v;
+    if (macros) {
+      for (const auto& [k, v] : fields) macros_[k] = v;
       continue;
     }
     Record r;
@@ -453,10 +466,7 @@ std::optional<Record> BibtexReader::next() {
     const std::string eprint_type = lower(plain(get("eprinttype"))),
                       prefix = lower(plain(get("archiveprefix")));
     if (eprint_type == "arxiv" || prefix == "arxiv") f.arxiv_id = plain(get("eprint"));
-    if (!entry.empty_key) {
-      const char* key = bt_entry_key(ast);
-      if (key != nullptr) f.citation_key = key;
-    }
+    f.citation_key = std::move(parsed.key);
     return r;
   }
   return std::nullopt;

@@ -1,5 +1,5 @@
 // The BibTeX and BibLaTeX reader: entries cut out of the file one at a time,
-// parsed by btparse (libbtparse, the parser of Perl's Text::BibTeX).
+// and parsed as BibTeX reads them.
 #ifndef ABSTRACTS_INDEXER_BIBTEX_READER_H_
 #define ABSTRACTS_INDEXER_BIBTEX_READER_H_
 
@@ -24,20 +24,17 @@ namespace abstracts::indexer {
 // entry (at most 16 MiB). Field names are case-insensitive.
 //
 // A record is an entry with a non-empty "abstract": title, author (split as
-// BibTeX does, by btparse), "date" (BibLaTeX) else "year" and "month",
-// "journaltitle" else "journal" else "booktitle", "keywords" (split on ',' and
-// ';'), "doi", "eprint" when "eprinttype" or "archiveprefix" says arXiv, "pmid",
-// and the key as citation key, all as written (LaTeX and all). Other entries
-// are skipped (counted).
+// BibTeX does), "date" (BibLaTeX) else "year" and "month", "journaltitle" else
+// "journal" else "booktitle", "keywords" (split on ',' and ';'), "doi", "eprint"
+// when "eprinttype" or "archiveprefix" says arXiv, "pmid", and the key as
+// citation key, all as written (LaTeX and all). Other entries are skipped
+// (counted).
 //
-// btparse keeps global state (its lexer, error counts), so every call into it
-// holds one process-wide mutex: readers in several threads are safe. Macros are
-// this reader's own: their text replaces their names before btparse reads an
-// entry (btparse's macro table never frees a name's space, and exits the
-// program once 400 kB of names were defined). btparse writes its messages to stderr; they
-// are caught while it runs (glibc's `stderr` is pointed at a memory stream) and
-// become the InputError. Throws InputError naming the file and line for an
-// entry btparse cannot parse, or one that never ends.
+// Macros are expanded where they stand, before the entry is parsed; a macro is
+// the file's own. A reader holds no state but its own: readers in several
+// threads are safe. Throws InputError naming the file and line for an entry
+// that breaks BibTeX's grammar ("syntax error: found ..., expected ..."), or one
+// that never ends.
 class BibtexReader : public Reader {
  public:
   explicit BibtexReader(std::unique_ptr<LineSource> src);

@@ -307,9 +307,62 @@ TEST(BibtexReader, MalformedEntryIsAnErrorOnItsLine) {
   }
 }
 
-// Found by the reader fuzzer: btparse formats the text of a token it reports
-// with printf, so "%n" in it wrote through a stray pointer and glibc aborted the
-// program ("title = "a"{b %n}": a quoted value then a braced one, no '#').
+// BibTeX's grammar, parsed by the reader's own code since btparse left: what
+// each value becomes, and where and what each error is.
+TEST(BibtexReader, EntriesParseAsBibtexReadsThem) {
+  TempDir dir;
+  const auto records = read(dir,
+                            "@string{sp = \"  two   spaces  \"}\n"
+                            "@article{ , abstract = {No key.}}\n"
+                            "@article{nofields}\n"
+                            "@article(paren, abstract = {In parentheses.},)\n"
+                            "@article{k2020, abstract = {  Runs   of\n   spaces,\ta tab  },\n"
+                            "  year = 2020, title = sp # \"and\" # { more },\n"
+                            "  TITLE = {second title}, % a comment, then a trailing comma\n"
+                            "}\n");
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[0].fields.citation_key, "") << "an empty key, as Web of Science writes it";
+  EXPECT_EQ(records[0].raw_text, "No key.");
+  EXPECT_EQ(records[1].fields.citation_key, "paren");
+  EXPECT_EQ(records[1].raw_text, "In parentheses.");
+  EXPECT_EQ(records[2].fields.citation_key, "k2020");
+  EXPECT_EQ(records[2].raw_text, "Runs of spaces,\ta tab") << "a line break is a space; tabs stay";
+  EXPECT_EQ(records[2].fields.year, 2020);
+  EXPECT_EQ(records[2].fields.title, "two spaces and more") << "pasted, then collapsed";
+  EXPECT_EQ(records[2].line, 5u);
+
+  const struct {
+    std::string content;
+    std::uint32_t line;
+    std::string says;
+  } errors[] = {
+      {"@article{}\n", 1, "found \"}\", expected a key"},
+      {"@article{k abstract = {A.}}\n", 1, "found \"abstract\", expected \",\" or the entry's end"},
+      {"@article{k,\n  abstract = {A.},\n  title = x y}\n", 3, "found \"y\", expected \"#\", \",\""},
+      {"@article{k, abstract = {A.},, title = {T}}\n", 1, "found \",\", expected a field name"},
+      {"@article{k, abstract = {A.}, title = }\n", 1, "found \"}\", expected a value"},
+      {"@article{k, abstract = {A.}, title = {T} # }\n", 1, "found \"}\", expected a value"},
+      {"@article{k, abstract = {A.}, title {T}}\n", 1, "found \"{T}\", expected \"=\""},
+      {"@article{k,\n\n abstract = (A.)}\n", 3, "found \"(\", expected a value"},
+      {"@string{sp}\n", 1, "found \"}\", expected \"=\""},
+      {"@article{k, title = {T}, abstract = {" + std::string(100, 'x') + "} {y}}\n", 1,
+       "found \"{y}\""},
+      {"@article{k, abstract = {A.} {" + std::string(100, 'x') + "}}\n", 1,
+       "found \"{" + std::string(59, 'x') + "...\""},
+  };
+  for (const auto& c : errors) {
+    SCOPED_TRACE(c.content);
+    auto e = read_error(dir, c.content);
+    if (!e) continue;
+    EXPECT_EQ(e->line(), c.line) << e->what();
+    EXPECT_NE(std::string(e->what()).find("syntax error: " + c.says), std::string::npos) << e->what();
+  }
+}
+
+// Found by the reader fuzzer: btparse, which parsed entries before, formatted
+// the text of a token it reported with printf, so "%n" in it wrote through a
+// stray pointer and glibc aborted the program ("title = "a"{b %n}": a quoted
+// value then a braced one, no '#').
 TEST(BibtexReader, PercentInAReportedTokenIsTextNotAFormat) {
   TempDir dir;
   for (const std::string format : {"%n", "%s%s%s%s", "%n%n%n%n", "100%"}) {
@@ -343,7 +396,7 @@ TEST(BibtexReader, PercentInAReportedTokenIsTextNotAFormat) {
 // Found by the reader fuzzer: btparse's name splitter read memory it had not set
 // for a name with an empty part between commas ("C, , b") or of only a comma, so
 // the reader crashed, or this test failed in CI. Names are split by our own
-// code now (indexer/names.h).
+// code now (indexer/names.h), and entries parsed by it too.
 TEST(BibtexReader, EmptyPartOfANameIsNoCrash) {
   TempDir dir;
   const auto records =
