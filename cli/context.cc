@@ -155,9 +155,13 @@ std::string escape_controls(std::string_view text) {
 }
 
 std::string display_path(const std::string& path) {
-  std::error_code ec;
-  auto cwd = fs::current_path(ec);
-  if (ec) return path;
+  // The command never changes its directory: asked once, not once per hit.
+  static const fs::path cwd = [] {
+    std::error_code ec;
+    fs::path p = fs::current_path(ec);
+    return ec ? fs::path() : p;
+  }();
+  if (cwd.empty()) return path;
   auto rel = fs::path(path).lexically_relative(cwd);
   if (rel.empty() || *rel.begin() == "..") return path;
   return rel.string();

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "abstracts/error.h"
 #include "indexer/names.h"
@@ -94,7 +94,6 @@ void parse_month(std::string_view text, int& month, int& day) {
     day = std::atoi(words[1].c_str());
   }
 }
-
 
 // What an entry says, as parsed.
 struct ParsedEntry {
