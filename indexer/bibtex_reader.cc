@@ -250,6 +250,7 @@ class EntryParser {
   std::size_t pos_ = 0;
   ParsedEntry out_;
 };
+
 }  // namespace
 
 BibtexReader::BibtexReader(std::unique_ptr<LineSource> src) : src_(std::move(src)) {

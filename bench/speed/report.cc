@@ -157,6 +157,18 @@ void write_report(const fs::path& dir) {
       e2e_all[tool].insert(e2e_all[tool].end(), ms.begin(), ms.end());
     }
   }
+  // The median over the words of `a`'s median time over `b`'s for that word.
+  // Not the ratio of medians pooled over all words: each tool runs a word's
+  // searches in a row, so a slower minute pools into one tool's figure (in the
+  // run of 2026-12-03 every word's ratio to quest was 1.21x to 1.32x, the pooled
+  // one 1.13x).
+  auto word_ratio = [&](const std::string& a, const std::string& b) {
+    std::vector<double> ratios;
+    for (const auto& [word, sa] : e2e[a]) {
+      if (e2e[b].contains(word) && e2e[b][word].median > 0) ratios.push_back(sa.median / e2e[b][word].median);
+    }
+    return ratios.empty() ? 0.0 : spread(ratios).median;
+  };
 
   json reindex = json::object();
   for (auto& r : read_folder(dir / "reindex")) reindex = r;
@@ -302,7 +314,8 @@ void write_report(const fs::path& dir) {
 
   if (!e2e.empty()) {
     md << "### End-to-end search of the bundled corpus\n\n";
-    md << "Process start to exit, output to a pipe, measured by `hyperfine -N` (milliseconds):\n\n";
+    md << "Process start to exit, output to a pipe, measured by `hyperfine -N` (milliseconds); the last "
+          "row's ratios are the median of the words' ratios:\n\n";
     md << "| words |";
     for (auto& [key, name] : kTools) {
       if (e2e.contains(key)) md << " " << name << " |";
@@ -323,7 +336,11 @@ void write_report(const fs::path& dir) {
         med[key] = s.median;
         md << " " << range(s) << " |";
       }
-      md << " " << ratio(med["abstracts"], med["rg"]) << " | " << ratio(med["abstracts"], med["quest"]) << " |\n";
+      if (all) {  // the words' ratios, not the pooled runs'
+        md << " " << fmt(word_ratio("abstracts", "rg"), 2) << "x | " << fmt(word_ratio("abstracts", "quest"), 2) << "x |\n";
+      } else {
+        md << " " << ratio(med["abstracts"], med["rg"]) << " | " << ratio(med["abstracts"], med["quest"]) << " |\n";
+      }
     }
     md << "\n";
   }
@@ -437,9 +454,10 @@ void write_report(const fs::path& dir) {
           "<= 1.0x SQLite FTS5", r <= 1.0);
     }
     if (e2e.contains("abstracts") && e2e.contains("quest")) {
-      const double a = spread(e2e_all["abstracts"]).median, q = spread(e2e_all["quest"]).median;
-      row("Terminal search of the bundled corpus", fmt(a, 2) + " vs " + fmt(q, 2) + " ms = " + fmt(a / q, 2) + "x quest",
-          "<= 1.2x quest's wall time", a <= 1.2 * q);
+      const double r = word_ratio("abstracts", "quest");
+      row("Terminal search of the bundled corpus",
+          fmt(r, 2) + "x quest (median over the words of the ratio of medians)", "<= 1.2x quest's wall time",
+          r <= 1.2);
     } else {
       row("Terminal search of the bundled corpus", "", "<= 1.2x quest's wall time", std::nullopt);
     }
@@ -507,15 +525,13 @@ void write_report(const fs::path& dir) {
     }
   }
   if (e2e.contains("abstracts")) {
-    const double a = spread(e2e_all["abstracts"]).median;
     if (e2e.contains("rg")) {
-      const double r = spread(e2e_all["rg"]).median;
-      row("End-to-end search faster than ripgrep", fmt(a, 2) + " vs " + fmt(r, 2) + " ms (median of all runs)", a < r);
+      const double r = word_ratio("abstracts", "rg");
+      row("End-to-end search faster than ripgrep", fmt(r, 2) + "x ripgrep's time (median over the words)", r < 1);
     }
     if (e2e.contains("quest")) {
-      const double q = spread(e2e_all["quest"]).median;
-      row("End-to-end search within 1.5x of quest", fmt(a, 2) + " vs " + fmt(q, 2) + " ms = " + fmt(a / q, 2) + "x",
-          a <= 1.5 * q);
+      const double r = word_ratio("abstracts", "quest");
+      row("End-to-end search within 1.5x of quest", fmt(r, 2) + "x (median over the words)", r <= 1.5);
     }
   }
   if (!reindex.empty()) {
