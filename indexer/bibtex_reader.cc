@@ -378,7 +378,11 @@ bool BibtexReader::next_entry(Entry& entry) {
         break;
       case In::kQuoted:
         if (c == '{') ++depth;
-        if (c == '}' && depth > 0) --depth;
+        // As BibTeX and btparse read it: "a}b" is malformed, and a macro so
+        // defined would unbalance the entry it is expanded into.
+        if (c == '}' && depth == 0)
+          throw malformed(number, "unbalanced braces: a '}' in a quoted value closes no '{'");
+        if (c == '}') --depth;
         if (c == '"' && depth == 0) in = In::kBody;
         break;
       case In::kBody:

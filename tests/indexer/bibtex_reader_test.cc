@@ -294,6 +294,8 @@ TEST(BibtexReader, MalformedEntryIsAnErrorOnItsLine) {
       {"@article{a, abstract = {A.}}\n@article{b,\n  title = 'x', abstract = {y}}\n", 3,
        "''' outside a value"},
       {"@article{b, title = \x7f{x}, abstract = {y}}\n", 1, "byte 0x7f outside a value"},
+      {"@article{a, abstract = {A.}}\n@article{b,\n  abstract = \"a}b\"}\n", 3, "unbalanced braces"},
+      {"@string{m = \"a}b\"}\n@article{k, abstract = m # {.}}\n", 1, "unbalanced braces"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.content);
