@@ -13,11 +13,24 @@
 
 namespace abstracts::indexer {
 
+namespace {
+
+// A token of an entry's body: a name, a number, a braced or quoted string (a
+// macro, once expanded, is one), '=', '#', ',', the closing '}' or ')', or
+// another character ('('); its bytes are [begin, end) of the entry's text.
+struct Token {
+  enum Kind { kName, kNumber, kString, kEquals, kHash, kComma, kClose, kOther, kEnd } kind;
+  std::size_t begin, end;
+};
+
+}  // namespace
+
 // One entry as cut out of the file, its macros expanded, ready to parse.
 struct BibtexReader::Entry {
   std::string text;        // from its '@' to its closing '}' or ')', lines joined by '\n'
   std::uint32_t line = 0;  // the line of its '@'
   std::string type;        // in lower case: "article", "string", "comment", ...
+  std::vector<Token> tokens;  // of the body, as next_entry found them (none for @comment)
 };
 
 namespace {
@@ -105,8 +118,8 @@ struct ParsedEntry {
   std::size_t error_offset = 0;  // where in the entry's text
 };
 
-// Parses an entry that next_entry cut out: its macros are expanded there, so a
-// value is braced or quoted text or a number.
+// Parses the tokens of an entry that next_entry cut out: its macros are
+// expanded there, so a value is braced or quoted text or a number.
 //   @type{key, name = value # value, ...}   (the key may be empty: Web of Science)
 //   @string{name = value, ...}
 // A value loses its delimiters, and its line breaks become spaces; in an entry
@@ -115,11 +128,10 @@ struct ParsedEntry {
 // entries before, kept them.
 class EntryParser {
  public:
-  EntryParser(std::string_view text, bool macros) : text_(text), macros_(macros) {}
+  EntryParser(std::string_view text, const std::vector<Token>& tokens, bool macros)
+      : text_(text), tokens_(tokens), macros_(macros) {}
 
   ParsedEntry parse() {
-    // Past the '@', the type and the opening '{' or '('.
-    pos_ = text_.find_first_of("{(") + 1;
     try {
       Token t = next();
       if (!macros_) {
@@ -128,7 +140,8 @@ class EntryParser {
           t = next();
         }
         if (t.kind == Token::kClose && !out_.key.empty()) return std::move(out_);
-        if (t.kind != Token::kComma) fail(t, out_.key.empty() ? "a key" : "\",\" or the entry's end");
+        if (t.kind != Token::kComma)
+          fail(t, out_.key.empty() ? "a key" : "\",\" or the entry's end");
         t = next();
       }
       while (t.kind != Token::kClose) {
@@ -144,11 +157,6 @@ class EntryParser {
   }
 
  private:
-  struct Token {
-    enum Kind { kName, kNumber, kString, kEquals, kHash, kComma, kClose, kOther, kEnd } kind;
-    std::size_t begin, end;
-  };
-
   std::string_view spelled(const Token& t) const { return text_.substr(t.begin, t.end - t.begin); }
 
   [[noreturn]] void fail(const Token& t, std::string_view expected) {
@@ -170,48 +178,14 @@ class EntryParser {
   }
 
   Token next() {
-    while (pos_ < text_.size()) {
-      const char c = text_[pos_];
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-        ++pos_;
-      } else if (c == '%') {  // a comment, to the end of its line
-        pos_ = std::min(text_.size(), text_.find('\n', pos_));
-      } else {
-        break;
-      }
-    }
-    const std::size_t begin = pos_;
-    if (pos_ >= text_.size()) return {Token::kEnd, begin, begin};
-    const char c = text_[pos_++];
-    switch (c) {
-      case '=': return {Token::kEquals, begin, pos_};
-      case '#': return {Token::kHash, begin, pos_};
-      case ',': return {Token::kComma, begin, pos_};
-      case '}': case ')': return {Token::kClose, begin, pos_};
-      case '{': case '"': {
-        // To the matching '}', or the '"' outside braces (next_entry found it).
-        int depth = c == '{' ? 1 : 0;
-        for (; pos_ < text_.size(); ++pos_) {
-          const char d = text_[pos_];
-          if (d == '{') ++depth;
-          if (d == '}' && depth > 0 && --depth == 0 && c == '{') break;
-          if (d == '"' && depth == 0 && c == '"') break;
-        }
-        pos_ = std::min(pos_ + 1, text_.size());
-        return {Token::kString, begin, pos_};
-      }
-      default:
-        if (!is_name_char(c)) return {Token::kOther, begin, pos_};
-        while (pos_ < text_.size() && is_name_char(text_[pos_])) ++pos_;
-        const bool number = spelled({Token::kName, begin, pos_}).find_first_not_of("0123456789") ==
-                            std::string_view::npos;
-        return {number ? Token::kNumber : Token::kName, begin, pos_};
-    }
+    return next_ < tokens_.size() ? tokens_[next_++]
+                                  : Token{Token::kEnd, text_.size(), text_.size()};
   }
 
   // "name = value # value ...", from its name `t`; returns the token after it.
   Token field(Token t) {
-    if (t.kind != Token::kName) fail(t, macros_ ? "a macro's name" : "a field name or the entry's end");
+    if (t.kind != Token::kName)
+      fail(t, macros_ ? "a macro's name" : "a field name or the entry's end");
     std::string name = lower(spelled(t));
     t = next();
     if (t.kind != Token::kEquals) fail(t, "\"=\"");
@@ -246,8 +220,9 @@ class EntryParser {
   }
 
   std::string_view text_;
+  const std::vector<Token>& tokens_;
   bool macros_;
-  std::size_t pos_ = 0;
+  std::size_t next_ = 0;
   ParsedEntry out_;
 };
 
@@ -310,7 +285,8 @@ bool BibtexReader::next_entry(Entry& entry) {
   enum class In { kType, kOpen, kBody, kBraced, kQuoted, kPercent, kComment } in = In::kType;
   char opener = '\0';
   int depth = 0;
-  bool expect_value = false;  // after '=' or '#': a name here is a macro
+  std::size_t string_begin = 0;  // of the braced or quoted string being read
+  bool expect_value = false;     // after '=' or '#': a name here is a macro
   // Puts the text of the macro named by text[from, to) in its place, braced,
   // and returns how much longer the text became. Undefined, a macro is empty,
   // as in BibTeX.
@@ -374,7 +350,10 @@ bool BibtexReader::next_entry(Entry& entry) {
         break;
       case In::kBraced:
         if (c == '{') ++depth;
-        if (c == '}' && --depth == 0) in = In::kBody;
+        if (c == '}' && --depth == 0) {
+          entry.tokens.push_back({Token::kString, string_begin, i + 1});
+          in = In::kBody;
+        }
         break;
       case In::kQuoted:
         if (c == '{') ++depth;
@@ -383,7 +362,10 @@ bool BibtexReader::next_entry(Entry& entry) {
         if (c == '}' && depth == 0)
           throw malformed(number, "unbalanced braces: a '}' in a quoted value closes no '{'");
         if (c == '}') --depth;
-        if (c == '"' && depth == 0) in = In::kBody;
+        if (c == '"' && depth == 0) {
+          entry.tokens.push_back({Token::kString, string_begin, i + 1});
+          in = In::kBody;
+        }
         break;
       case In::kBody:
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r') break;
@@ -400,23 +382,35 @@ bool BibtexReader::next_entry(Entry& entry) {
                           " outside a value (a value is {...}, \"...\", a number or a macro)");
         }
         if (c == '}' || c == ')') {
+          entry.tokens.push_back({Token::kClose, i, i + 1});
           rest_ = text.substr(i + 1);
           rest_line_ = number;
           text.resize(i + 1);
           return true;
         }
-        if (c == '{') {
-          in = In::kBraced;
-          depth = 1;
-        } else if (c == '"') {
-          in = In::kQuoted;
-          depth = 0;
+        if (c == '{' || c == '"') {
+          in = c == '{' ? In::kBraced : In::kQuoted;
+          depth = c == '{' ? 1 : 0;
+          string_begin = i;
         } else if (is_name_char(c)) {
           std::size_t end = i;
           while (end < text.size() && is_name_char(text[end])) ++end;
-          // A name where a value goes is a macro; a number is no macro.
-          if (expect_value && text.find_first_not_of("0123456789", i) < end) end += expand(i, end);
+          // A name where a value goes is a macro, expanded to a braced string;
+          // a number is no macro.
+          const bool number = text.find_first_not_of("0123456789", i) >= end;
+          if (expect_value && !number) {
+            end += expand(i, end);
+            entry.tokens.push_back({Token::kString, i, end});
+          } else {
+            entry.tokens.push_back({number ? Token::kNumber : Token::kName, i, end});
+          }
           i = end - 1;
+        } else {
+          const Token::Kind kind = c == '='   ? Token::kEquals
+                                   : c == '#' ? Token::kHash
+                                   : c == ',' ? Token::kComma
+                                              : Token::kOther;  // '('
+          entry.tokens.push_back({kind, i, i + 1});
         }
         expect_value = c == '=' || c == '#';
         break;
@@ -429,10 +423,12 @@ std::optional<Record> BibtexReader::next() {
   while (next_entry(entry)) {
     if (entry.type == "comment" || entry.type == "preamble") continue;  // nothing to index
     const bool macros = entry.type == "string";
-    ParsedEntry parsed = EntryParser(entry.text, macros).parse();
+    ParsedEntry parsed = EntryParser(entry.text, entry.tokens, macros).parse();
     if (!parsed.error.empty()) {
       const auto line = static_cast<std::uint32_t>(
-          entry.line + std::count(entry.text.begin(), entry.text.begin() + static_cast<std::ptrdiff_t>(parsed.error_offset), '\n'));
+          entry.line +
+          std::count(entry.text.begin(),
+                     entry.text.begin() + static_cast<std::ptrdiff_t>(parsed.error_offset), '\n'));
       throw InputError(src_->where(line) + ": " + parsed.error, src_->name(), line, kHint);
     }
     const auto& fields = parsed.fields;

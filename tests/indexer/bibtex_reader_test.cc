@@ -294,7 +294,8 @@ TEST(BibtexReader, MalformedEntryIsAnErrorOnItsLine) {
       {"@article{a, abstract = {A.}}\n@article{b,\n  title = 'x', abstract = {y}}\n", 3,
        "''' outside a value"},
       {"@article{b, title = \x7f{x}, abstract = {y}}\n", 1, "byte 0x7f outside a value"},
-      {"@article{a, abstract = {A.}}\n@article{b,\n  abstract = \"a}b\"}\n", 3, "unbalanced braces"},
+      {"@article{a, abstract = {A.}}\n@article{b,\n  abstract = \"a}b\"}\n", 3,
+       "unbalanced braces"},
       {"@string{m = \"a}b\"}\n@article{k, abstract = m # {.}}\n", 1, "unbalanced braces"},
   };
   for (const auto& c : cases) {
@@ -340,7 +341,8 @@ TEST(BibtexReader, EntriesParseAsBibtexReadsThem) {
   } errors[] = {
       {"@article{}\n", 1, "found \"}\", expected a key"},
       {"@article{k abstract = {A.}}\n", 1, "found \"abstract\", expected \",\" or the entry's end"},
-      {"@article{k,\n  abstract = {A.},\n  title = x y}\n", 3, "found \"y\", expected \"#\", \",\""},
+      {"@article{k,\n  abstract = {A.},\n  title = x y}\n", 3,
+       "found \"y\", expected \"#\", \",\""},
       {"@article{k, abstract = {A.},, title = {T}}\n", 1, "found \",\", expected a field name"},
       {"@article{k, abstract = {A.}, title = }\n", 1, "found \"}\", expected a value"},
       {"@article{k, abstract = {A.}, title = {T} # }\n", 1, "found \"}\", expected a value"},
@@ -357,7 +359,8 @@ TEST(BibtexReader, EntriesParseAsBibtexReadsThem) {
     auto e = read_error(dir, c.content);
     if (!e) continue;
     EXPECT_EQ(e->line(), c.line) << e->what();
-    EXPECT_NE(std::string(e->what()).find("syntax error: " + c.says), std::string::npos) << e->what();
+    EXPECT_NE(std::string(e->what()).find("syntax error: " + c.says), std::string::npos)
+        << e->what();
   }
 }
 
