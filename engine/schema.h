@@ -12,6 +12,7 @@
 #include <xapian.h>
 
 #include "abstracts/abstract.h"
+#include "engine/analysis/unicode_text.h"
 #include "engine/compression.h"
 
 namespace abstracts::schema {
@@ -125,10 +126,8 @@ inline std::string id_term(std::string_view id) {
 // and the query parser both build field terms here, so the cut is the same.
 inline constexpr std::size_t kMaxFieldBytes = 200;
 inline std::string field_term(std::string_view prefix, std::string_view folded) {
-  std::size_t cut = std::min(folded.size(), kMaxFieldBytes);
-  while (cut > 0 && cut < folded.size() && (static_cast<unsigned char>(folded[cut]) & 0xC0) == 0x80) --cut;
   std::string term(prefix);
-  term.append(folded.substr(0, cut));
+  term.append(analysis::utf8_prefix(folded, kMaxFieldBytes));
   return term;
 }
 

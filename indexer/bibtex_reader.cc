@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "abstracts/error.h"
+#include "engine/analysis/unicode_text.h"
 #include "indexer/names.h"
 
 namespace abstracts::indexer {
@@ -165,9 +166,7 @@ class EntryParser {
       std::string_view shown = spelled(t);
       constexpr std::size_t kShownBytes = 60;
       if (shown.size() > kShownBytes) {
-        std::size_t cut = kShownBytes;
-        while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) --cut;
-        found = "\"" + std::string(shown.substr(0, cut)) + "...\"";
+        found = "\"" + std::string(analysis::utf8_prefix(shown, kShownBytes)) + "...\"";
       } else {
         found = "\"" + std::string(shown) + "\"";
       }

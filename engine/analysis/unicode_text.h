@@ -13,6 +13,14 @@ bool is_ascii(std::string_view s);
 // An ASCII letter: a-z or A-Z (LaTeX command names, HTML tag names).
 inline bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
+// The longest prefix of UTF-8 `s` of at most `max_bytes` bytes that cuts no
+// character in two.
+inline std::string_view utf8_prefix(std::string_view s, std::size_t max_bytes) {
+  std::size_t cut = s.size() < max_bytes ? s.size() : max_bytes;
+  while (cut > 0 && cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut);
+}
+
 // NFC form of UTF-8 text (unchanged if already NFC).
 std::string to_nfc(std::string s);
 
