@@ -201,13 +201,15 @@ class EntryParser {
       t = next();
     } while (t.kind == Token::kHash);
     std::replace_if(value.begin(), value.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
-    if (!macros_) value = collapse_spaces(value);
+    if (!macros_) value = collapse_ascii_spaces(value);
     out_.fields.emplace_back(std::move(name), std::move(value));
     return t;
   }
 
-  // Runs of spaces as one, none leading or trailing.
-  static std::string collapse_spaces(std::string_view s) {
+  // Runs of ASCII spaces as one, none leading or trailing. Not
+  // analysis::collapse_spaces, which also folds tabs and Unicode spaces: the
+  // record keeps them, as btparse did, and the stored text folds them later.
+  static std::string collapse_ascii_spaces(std::string_view s) {
     std::string out;
     out.reserve(s.size());
     for (char c : s) {
