@@ -209,13 +209,22 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
     std::cerr << "warning: " << escape_controls(e.what()) << '\n';
   };
   options.on_progress = [&](const IndexProgress& p) { bar.update(p); };
-  writer->index(inputs, options);
-  writer->commit();
-  bar.clear();
-  if (first_run && failed > 0 && abstracts == 0) {
-    // Nothing to search: leave no empty index behind to be mistaken for one.
+  // Nothing to search: leave no empty index behind to be mistaken for one.
+  auto remove_new_index = [&] {
     writer.reset();
     fs::remove_all(dir, ec);
+  };
+  try {
+    writer->index(inputs, options);
+    writer->commit();
+  } catch (...) {  // not one file's fault (those go to on_error): the disk, ICU's data
+    bar.clear();
+    if (first_run) remove_new_index();
+    throw;
+  }
+  bar.clear();
+  if (first_run && failed > 0 && abstracts == 0) {
+    remove_new_index();
     if (!quiet) std::cerr << "no index written: nothing could be indexed\n";
     return failed;
   }

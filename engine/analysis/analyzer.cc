@@ -9,6 +9,8 @@
 #include <unicode/utf8.h>
 #include <xxhash.h>
 
+#include "abstracts/error.h"
+
 namespace abstracts::analysis {
 namespace {
 
@@ -162,7 +164,13 @@ std::string Analyzer::fold(std::string_view word) {
   const icu::Normalizer2* nfkc = icu::Normalizer2::getNFKCInstance(status);
   const icu::Normalizer2* nfd = icu::Normalizer2::getNFDInstance(status);
   const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(status);
-  if (U_FAILURE(status)) return std::string(word);
+  if (U_FAILURE(status)) {
+    // Only missing ICU data fails here; folding nothing would index and search
+    // other terms than every other build, so it is an error, not a fallback.
+    throw Error(std::string("ICU cannot normalise text: ") + u_errorName(status),
+                "ICU's data lacks NFKC's table (for the abstracts command: ABSTRACTS_ICU_DATA_ITEMS in "
+                "cli/CMakeLists.txt)");
+  }
   icu::UnicodeString w = nfkc->normalize(icu::UnicodeString::fromUTF8(word), status);
   if (is_acronym_plural(w)) w.truncate(w.length() - 1);
   w.foldCase();

@@ -52,6 +52,7 @@ class Analyzer {
 
   // One word, normalised but not stemmed: NFKC, case fold, diacritic fold,
   // Greek letters spelled out, acronym plural. `word` is one word as found by tokenize().
+  // Throws abstracts::Error when ICU has no NFKC data to fold a non-ASCII word with.
   static std::string fold(std::string_view word);
 
   std::string stem(const std::string& folded) const;
