@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/analysis/unicode_text.h"
+
 namespace abstracts::query {
 namespace {
 
@@ -37,12 +39,14 @@ Snippet make_snippet(std::string_view text, const std::unordered_set<std::string
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     hit[i] = !tokens[i].term.empty() && terms.count(tokens[i].term) != 0;
   }
-  // Character offsets of each token's begin and end, for window lengths.
+  // Character offsets of each token's begin and end, for window lengths. Up to the
+  // first non-ASCII byte a byte is a character; past it the bytes are counted.
   std::vector<std::size_t> char_begin(tokens.size()), char_end(tokens.size());
   {
+    const std::size_t ascii_end = analysis::ascii_prefix(text);
     std::size_t byte = 0, chars = 0;
     auto advance = [&](std::size_t to) {
-      chars += count_chars(text.substr(byte, to - byte));
+      chars = to <= ascii_end ? to : chars + count_chars(text.substr(byte, to - byte));
       byte = to;
       return chars;
     };

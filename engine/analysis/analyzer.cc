@@ -131,10 +131,14 @@ void spell_greek_letters(icu::UnicodeString& w) {
 
 // True if a word whose term starts with `start` (its first one or two bytes) may
 // have one of the `wanted` terms: stemming keeps the first two letters of a word,
-// but for a "y" that becomes "i" ("dying" -> "die").
-bool may_be_wanted(std::string_view start, const std::vector<std::string>& wanted) {
+// but for a "y" that becomes "i" ("dying" -> "die"). When `start` is the whole
+// folded word, the term must also be no longer than it: stemming never lengthens
+// a word ("at" cannot become "attent"; none of the 150,759 distinct words of the
+// arXiv abstracts does).
+bool may_be_wanted(std::string_view start, const std::vector<std::string>& wanted, bool whole_word = false) {
   for (const auto& t : wanted) {
     if (t.empty() || start.empty() || start[0] != t[0]) continue;
+    if (whole_word && t.size() > start.size()) continue;
     if (t.size() == 1 || start.size() == 1 || start[1] == t[1] || (start[1] == 'y' && t[1] == 'i')) return true;
   }
   return false;
@@ -316,7 +320,7 @@ std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<s
       term = term_of(raw);
     } else {
       term = fold(raw);
-      if (may_be_wanted(term, *wanted)) term = stem(term);
+      if (may_be_wanted(term, *wanted, true)) term = stem(term);
     }
     if (term.empty() || term.size() > kMaxTermBytes) continue;
     tokens.push_back(Token{std::move(term), static_cast<std::size_t>(start),

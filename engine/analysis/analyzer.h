@@ -43,8 +43,8 @@ class Analyzer {
   // As tokenize(), but only for a caller looking for `wanted` terms (snippets):
   // a word whose term cannot be one of them keeps its folded form, or an empty
   // term when that is plain to see from its first ASCII letters. Stemming keeps a
-  // word's first two letters (but for "dying" -> "die"), so the caller gets the
-  // same matches with far fewer words folded and stemmed.
+  // word's first two letters (but for "dying" -> "die") and never lengthens it, so
+  // the caller gets the same matches with far fewer words folded and stemmed.
   std::vector<Token> tokenize(std::string_view text, const std::vector<std::string>& wanted) const;
 
   // Just the terms of tokenize(), in order.

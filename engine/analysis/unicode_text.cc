@@ -37,12 +37,13 @@ std::size_t ascii_words(std::string_view s, std::size_t from) {
 
 }  // namespace
 
-bool is_ascii(std::string_view s) {
-  for (std::size_t i = ascii_words(s, 0); i < s.size(); ++i) {
-    if (static_cast<unsigned char>(s[i]) >= 0x80) return false;
-  }
-  return true;
+std::size_t ascii_prefix(std::string_view s) {
+  std::size_t i = ascii_words(s, 0);
+  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
+  return i;
 }
+
+bool is_ascii(std::string_view s) { return ascii_prefix(s) == s.size(); }
 
 std::string to_nfc(std::string s) {
   if (is_ascii(s)) return s;

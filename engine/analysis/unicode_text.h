@@ -10,6 +10,9 @@ namespace abstracts::analysis {
 
 bool is_ascii(std::string_view s);
 
+// The length of the leading run of ASCII bytes of `s`.
+std::size_t ascii_prefix(std::string_view s);
+
 // An ASCII letter: a-z or A-Z (LaTeX command names, HTML tag names).
 inline bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
