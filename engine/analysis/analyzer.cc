@@ -1,5 +1,6 @@
 #include "engine/analysis/analyzer.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -225,6 +226,9 @@ std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<s
   std::string word;
   tokens.reserve(text.size() / 6 + 1);  // about one word per 6-7 bytes of English
   std::uint32_t position = 0;
+  // The words that passed the `wanted` filter, with their terms: a text repeats
+  // its query words, each folded and stemmed once.
+  std::vector<std::pair<std::string, std::string>> met;
   int32_t i = 0;
   while (i < n) {
     // Spaces and ASCII punctuation between words, skipped a byte at a time.
@@ -318,9 +322,13 @@ std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<s
     std::string term;
     if (wanted == nullptr) {
       term = term_of(raw);
+    } else if (auto seen = std::find_if(met.begin(), met.end(), [&](const auto& m) { return m.first == raw; });
+               seen != met.end()) {
+      term = seen->second;
     } else {
       term = fold(raw);
       if (may_be_wanted(term, *wanted, true)) term = stem(term);
+      met.emplace_back(raw, term);
     }
     if (term.empty() || term.size() > kMaxTermBytes) continue;
     tokens.push_back(Token{std::move(term), static_cast<std::size_t>(start),
