@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <unordered_map>
 
 namespace abstracts::cli {
 namespace fs = std::filesystem;
@@ -139,32 +141,41 @@ void print_error(const std::exception& e, const Context& ctx) {
 }
 
 std::string escape_controls(std::string_view text) {
+  auto is_control = [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x20 || u == 0x7f;
+  };
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
-      char hex[5];
-      std::snprintf(hex, sizeof hex, "\\x%02x", u);
-      out += hex;
-    } else {
-      out += c;
-    }
+  // Copied in runs between control characters: a hit's text has none, mostly.
+  for (auto run = text.begin(); run != text.end();) {
+    const auto control = std::find_if(run, text.end(), is_control);
+    out.append(run, control);
+    if (control == text.end()) break;
+    char hex[5];
+    std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(*control));
+    out += hex;
+    run = control + 1;
   }
   return out;
 }
 
 std::string display_path(const std::string& path) {
-  // The command never changes its directory: asked once, not once per hit.
+  // The command never changes its directory: asked once, not once per hit; and
+  // a search's hits come from a few files, each made relative once.
   static const fs::path cwd = [] {
     std::error_code ec;
     fs::path p = fs::current_path(ec);
     return ec ? fs::path() : p;
   }();
+  static thread_local std::unordered_map<std::string, std::string> shown;
   if (cwd.empty()) return path;
-  auto rel = fs::path(path).lexically_relative(cwd);
-  if (rel.empty() || *rel.begin() == "..") return path;
-  return rel.string();
+  auto [it, added] = shown.try_emplace(path);
+  if (added) {
+    auto rel = fs::path(path).lexically_relative(cwd);
+    it->second = rel.empty() || *rel.begin() == ".." ? path : rel.string();
+  }
+  return it->second;
 }
 
 std::string count_of(std::size_t n, const char* noun) {
