@@ -5,6 +5,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -90,16 +91,15 @@ class BatchQueue {
   bool closed_ = false;
 };
 
-// One worker of a bulk build: analyses batches into its own shard database.
+// One worker of a bulk build: analyses batches into shard databases of its own,
+// a new one every `part_abstracts` abstracts.
 class ShardWorker {
  public:
-  // A shard is scratch: a crash discards the whole build, so its commits need not
-  // reach the disk (no fsync) and may change its blocks in place (DB_DANGEROUS:
-  // no reader ever opens a shard); the merged generation is synced as usual.
-  ShardWorker(fs::path path, bool xapian_positions)
-      : path_(std::move(path)),
-        xapian_positions_(xapian_positions),
-        db_(path_.string(), Xapian::DB_CREATE | Xapian::DB_BACKEND_GLASS | Xapian::DB_NO_SYNC | Xapian::DB_DANGEROUS) {}
+  // Opens the first part, so that a build of no abstracts has one (empty) too.
+  ShardWorker(fs::path path, bool xapian_positions, Xapian::doccount part_abstracts)
+      : path_(std::move(path)), xapian_positions_(xapian_positions), part_abstracts_(part_abstracts) {
+    open_part();
+  }
 
   void run(BatchQueue& queue) {
     try {
@@ -113,11 +113,19 @@ class ShardWorker {
         }
         for (const auto& record : batch.records) {
           Abstract a = make_abstract(record, batch.source, batch.venue, batch.year);
-          db_.add_document(make_document(a, record.fields.title.empty(), analyzer_, *compressor, xapian_positions_));
-          if (db_.get_doccount() % kShardCommitEvery == 0) db_.commit();
+          if (!db_) open_part();
+          db_->add_document(make_document(a, record.fields.title.empty(), analyzer_, *compressor, xapian_positions_));
+          const Xapian::doccount n = db_->get_doccount();
+          if (n == part_abstracts_) {
+            db_->close();  // commits
+            db_.reset();
+          } else if (n % kShardCommitEvery == 0) {
+            db_->commit();
+          }
         }
       }
-      db_.commit();
+      if (db_) db_->close();
+      db_.reset();
     } catch (...) {
       error_ = std::current_exception();
       Batch drain;
@@ -126,14 +134,25 @@ class ShardWorker {
     }
   }
 
-  Xapian::WritableDatabase& db() { return db_; }
-  const fs::path& path() const { return path_; }
+  // The shard databases written, in the order of their abstracts.
+  const std::vector<fs::path>& parts() const { return parts_; }
   std::exception_ptr error() const { return error_; }
 
  private:
+  // A shard is scratch: a crash discards the whole build, so its commits need not
+  // reach the disk (no fsync) and may change its blocks in place (DB_DANGEROUS:
+  // no reader ever opens a shard); the merged generation is synced as usual.
+  void open_part() {
+    parts_.push_back(path_.string() + "-" + std::to_string(parts_.size()));
+    db_.emplace(parts_.back().string(),
+                Xapian::DB_CREATE | Xapian::DB_BACKEND_GLASS | Xapian::DB_NO_SYNC | Xapian::DB_DANGEROUS);
+  }
+
   fs::path path_;
   bool xapian_positions_;
-  Xapian::WritableDatabase db_;
+  Xapian::doccount part_abstracts_;
+  std::vector<fs::path> parts_;
+  std::optional<Xapian::WritableDatabase> db_;  // the part being written
   analysis::Analyzer analyzer_;
   std::exception_ptr error_;
 };
@@ -143,7 +162,7 @@ class ShardWorker {
 // record with a DOI and an arXiv id, another with that arXiv id alone). Keeps
 // the last one read, as indexing file by file would, with the XF term of every
 // file that had it (indexer/file_documents.h).
-void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers, const std::vector<fs::path>& files,
+void remove_duplicates(std::vector<Xapian::WritableDatabase>& parts, const std::vector<fs::path>& files,
                        const compression::Decompressor& stored, std::string_view id_prefix) {
   std::unordered_map<std::string, std::size_t> file_order;
   for (std::size_t i = 0; i < files.size(); ++i) file_order.emplace(absolute_path(files[i]), i);
@@ -153,14 +172,14 @@ void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers, const
     std::pair<std::size_t, std::uint32_t> order;  // (file, line)
   };
   std::unordered_map<std::string, std::vector<Copy>> copies;
-  // The shards' terms of `prefix` merged in order: a term whose frequencies add up
+  // The parts' terms of `prefix` merged in order: a term whose frequencies add up
   // to more than one is a paper read more than once. Memory stays with the copies,
   // not with every id of a million-abstract build.
   const std::string prefix(id_prefix);
   std::vector<Xapian::TermIterator> at, end;
-  for (auto& w : workers) {
-    at.push_back(w->db().allterms_begin(prefix));
-    end.push_back(w->db().allterms_end(prefix));
+  for (auto& db : parts) {
+    at.push_back(db.allterms_begin(prefix));
+    end.push_back(db.allterms_end(prefix));
   }
   while (true) {
     const std::string* least = nullptr;
@@ -183,8 +202,8 @@ void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers, const
   }
   for (auto& [term, list] : copies) {
     std::set<std::string> sources;  // XF terms of every copy (one may have several already)
-    for (std::size_t s = 0; s < workers.size(); ++s) {
-      auto& db = workers[s]->db();
+    for (std::size_t s = 0; s < parts.size(); ++s) {
+      auto& db = parts[s];
       for (auto p = db.postlist_begin(term); p != db.postlist_end(term); ++p) {
         const Xapian::Document doc = db.get_document(*p);
         Abstract a = schema::stored_abstract(doc, doc.get_docid(), stored);
@@ -195,10 +214,10 @@ void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers, const
     auto last = std::max_element(list.begin(), list.end(),
                                  [](const Copy& x, const Copy& y) { return x.order < y.order; });
     for (auto it = list.begin(); it != list.end(); ++it) {
-      if (it != last) workers[it->shard]->db().delete_document(it->docid);
+      if (it != last) parts[it->shard].delete_document(it->docid);
     }
     if (sources.size() > 1) {
-      auto& db = workers[last->shard]->db();
+      auto& db = parts[last->shard];
       Xapian::Document kept = db.get_document(last->docid);
       for (const auto& source : sources) kept.add_boolean_term(source);
       db.replace_document(last->docid, kept);
@@ -209,7 +228,8 @@ void remove_duplicates(std::vector<std::unique_ptr<ShardWorker>>& workers, const
 }  // namespace
 
 BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& files, const IndexOptions& options,
-                           const Shard& shard, const std::function<void(const InputError&)>& fail) {
+                           const Shard& shard, const std::function<void(const InputError&)>& fail,
+                           Xapian::doccount part_abstracts) {
   const fs::path tmp = layout::make_temp_dir(dir);
   struct Cleanup {
     fs::path path;
@@ -223,7 +243,7 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
   std::vector<std::unique_ptr<ShardWorker>> workers;
   for (unsigned i = 0; i < threads; ++i) {
     workers.push_back(xapian_try(dir, [&] {
-      return std::make_unique<ShardWorker>(tmp / ("shard-" + std::to_string(i)), shard.count != 0);
+      return std::make_unique<ShardWorker>(tmp / ("shard-" + std::to_string(i)), shard.count != 0, part_abstracts);
     }));
   }
   // Batch k goes to worker k % threads, so the same files make the same shards
@@ -319,26 +339,33 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
   }
   for (auto& q : queues) q->close();
   for (auto& t : pool) t.join();
-  for (auto& w : workers) {
-    if (w->error()) std::rethrow_exception(w->error());
-  }
+  xapian_try(dir, [&] {
+    for (auto& w : workers) {
+      if (w->error()) std::rethrow_exception(w->error());
+    }
+  });
   if (options.on_progress) options.on_progress(progress);
 
   return xapian_try(dir, [&] {
     // A file that failed half-way leaves nothing behind.
     const compression::Decompressor stored(*dictionary);
-    for (auto& w : workers) {
-      for (const auto& abs : failed_files) release_file_documents(w->db(), abs, {}, stored);
+    std::vector<fs::path> paths;
+    for (auto& w : workers) paths.insert(paths.end(), w->parts().begin(), w->parts().end());
+    {
+      std::vector<Xapian::WritableDatabase> parts;
+      for (const auto& p : paths) parts.emplace_back(p.string(), Xapian::DB_OPEN | Xapian::DB_NO_SYNC | Xapian::DB_DANGEROUS);
+      for (auto& db : parts) {
+        for (const auto& abs : failed_files) release_file_documents(db, abs, {}, stored);
+      }
+      remove_duplicates(parts, files, stored, schema::kIdPrefix);
+      remove_duplicates(parts, files, stored, schema::kIdentifierPrefix);
+      for (auto& db : parts) db.close();
     }
-    remove_duplicates(workers, files, stored, schema::kIdPrefix);
-    remove_duplicates(workers, files, stored, schema::kIdentifierPrefix);
-    for (auto& w : workers) w->db().commit();
 
     Xapian::Database shards;
-    for (auto& w : workers) shards.add_database(Xapian::Database(w->path().string()));
+    for (const auto& p : paths) shards.add_database(Xapian::Database(p.string()));
     const fs::path generation = layout::next_generation(dir);
     shards.compact(generation.string());
-    workers.clear();
 
     Xapian::WritableDatabase fresh(generation.string(), Xapian::DB_OPEN);
     fresh.set_metadata(std::string(schema::kSchemaKey), std::string(schema::kSchemaVersion));
