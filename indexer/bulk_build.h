@@ -39,7 +39,7 @@ inline constexpr Xapian::doccount kPartAbstracts = 50000;
 // shard databases of its own, a new one every `part_abstracts` abstracts; the
 // shards are merged by Xapian compaction into the next generation, which is
 // published. Whatever `part_abstracts` is, the index holds the same documents
-// under the same numbers. Only the abstracts of `shard` are kept (all if its
+// in the same order. Only the abstracts of `shard` are kept (all if its
 // count is 0), with Xapian positions. Reports each file and the progress through
 // `options`. A file that fails with InputError goes to `fail`, and none of its
 // abstracts is kept; if `fail` throws, reading stops there, and the files read
