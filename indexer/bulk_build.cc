@@ -172,34 +172,43 @@ void remove_duplicates(std::vector<Xapian::WritableDatabase>& parts, const std::
     std::pair<std::size_t, std::uint32_t> order;  // (file, line)
   };
   std::unordered_map<std::string, std::vector<Copy>> copies;
-  // The parts' terms of `prefix` merged in order: a term whose frequencies add up
-  // to more than one is a paper read more than once. Memory stays with the copies,
-  // not with every id of a million-abstract build.
+  // The parts' terms of `prefix` merged in order, by a heap of one cursor per
+  // part (the k-way merge of Xapian's own compaction): a term whose frequencies
+  // add up to more than one is a paper read more than once. Memory stays with the
+  // copies, not with every id of a million-abstract build.
   const std::string prefix(id_prefix);
+  struct Cursor {
+    std::string term;  // the part's current term (TermIterator's operator* copies)
+    std::size_t part;
+  };
+  const auto later = [](const Cursor& x, const Cursor& y) { return x.term > y.term; };
   std::vector<Xapian::TermIterator> at, end;
-  for (auto& db : parts) {
-    at.push_back(db.allterms_begin(prefix));
-    end.push_back(db.allterms_end(prefix));
+  std::vector<Cursor> heap;
+  for (std::size_t s = 0; s < parts.size(); ++s) {
+    at.push_back(parts[s].allterms_begin(prefix));
+    end.push_back(parts[s].allterms_end(prefix));
+    if (at[s] != end[s]) heap.push_back({*at[s], s});
   }
-  while (true) {
-    const std::string* least = nullptr;
-    std::string term;
-    for (std::size_t s = 0; s < at.size(); ++s) {
-      if (at[s] != end[s] && (least == nullptr || *at[s] < term)) {
-        term = *at[s];
-        least = &term;
-      }
+  std::make_heap(heap.begin(), heap.end(), later);
+  std::string term;  // never empty once read: every id term has its prefix
+  Xapian::doccount freq = 0;
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    Cursor& least = heap.back();
+    if (least.term != term) {
+      if (freq > 1) copies[term];
+      term.swap(least.term);
+      freq = 0;
     }
-    if (least == nullptr) break;
-    Xapian::doccount freq = 0;
-    for (std::size_t s = 0; s < at.size(); ++s) {
-      if (at[s] != end[s] && *at[s] == term) {
-        freq += at[s].get_termfreq();
-        ++at[s];
-      }
+    freq += at[least.part].get_termfreq();
+    if (++at[least.part] != end[least.part]) {
+      least.term = *at[least.part];
+      std::push_heap(heap.begin(), heap.end(), later);
+    } else {
+      heap.pop_back();
     }
-    if (freq > 1) copies[term];
   }
+  if (freq > 1) copies[term];
   for (auto& [term, list] : copies) {
     std::set<std::string> sources;  // XF terms of every copy (one may have several already)
     for (std::size_t s = 0; s < parts.size(); ++s) {
