@@ -30,7 +30,7 @@
 #include "tests/support/test_support.h"
 
 
-namespace abstracts::testing {
+namespace abstracts::testing::cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -1234,4 +1234,4 @@ TEST_F(CliTest, StrangeQueriesNeverCrash) {
 }
 
 }  // namespace
-}  // namespace abstracts::testing
+}  // namespace abstracts::testing::cli_test

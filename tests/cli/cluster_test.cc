@@ -45,7 +45,7 @@
 #include "tests/support/corpus.h"
 #include "tests/support/test_support.h"
 
-namespace abstracts::testing {
+namespace abstracts::testing::cluster_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -1418,4 +1418,4 @@ TEST_F(Issue19Cluster, ReindexingAShardAnotherWayIsRefused) {
 }
 
 }  // namespace
-}  // namespace abstracts::testing
+}  // namespace abstracts::testing::cluster_test

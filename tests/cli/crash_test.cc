@@ -26,7 +26,7 @@
 
 #include "tests/support/test_support.h"
 
-namespace abstracts::testing {
+namespace abstracts::testing::crash_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -155,4 +155,4 @@ TEST(Issue16Crash, KilledLargeFileIndexingLeavesTheOldOrTheNewFile) {
 }
 
 }  // namespace
-}  // namespace abstracts::testing
+}  // namespace abstracts::testing::crash_test

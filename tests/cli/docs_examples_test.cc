@@ -20,7 +20,7 @@
 
 #include "tests/support/test_support.h"
 
-namespace abstracts::testing {
+namespace abstracts::testing::docs_examples_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -145,4 +145,4 @@ TEST(DocsExamples, EveryConsoleExampleExitsAsDocumented) {
 }
 
 }  // namespace
-}  // namespace abstracts::testing
+}  // namespace abstracts::testing::docs_examples_test

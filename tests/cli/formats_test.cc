@@ -10,7 +10,7 @@
 
 #include "tests/support/test_support.h"
 
-namespace abstracts::testing {
+namespace abstracts::testing::formats_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -466,4 +466,4 @@ TEST(Issue18Shared, RealExportsAreFoundByTheirWordsAndAuthors) {
 }
 
 }  // namespace
-}  // namespace abstracts::testing
+}  // namespace abstracts::testing::formats_test

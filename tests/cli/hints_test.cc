@@ -13,7 +13,7 @@
 #include "engine/schema.h"
 #include "tests/support/test_support.h"
 
-namespace abstracts::testing {
+namespace abstracts::testing::hints_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -96,4 +96,4 @@ TEST_F(Issue21Hints, VersionNamesXapianIcuAndTheSchema) {
 }
 
 }  // namespace
-}  // namespace abstracts::testing
+}  // namespace abstracts::testing::hints_test

@@ -10,7 +10,7 @@
 
 #include "tests/support/test_support.h"
 
-namespace abstracts::testing {
+namespace abstracts::testing::man_page_test {
 namespace {
 
 using Options = std::set<std::string>;
@@ -130,4 +130,4 @@ TEST(Issue21ManPage, IsRoffThatManRendersWithoutWarnings) {
 }
 
 }  // namespace
-}  // namespace abstracts::testing
+}  // namespace abstracts::testing::man_page_test

@@ -16,7 +16,7 @@
 
 #include "tests/support/test_support.h"
 
-namespace abstracts::testing {
+namespace abstracts::testing::manners_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -306,4 +306,4 @@ TEST_F(Issue17Index, AFailedFirstIndexLeavesNoIndexBehind) {
 }
 
 }  // namespace
-}  // namespace abstracts::testing
+}  // namespace abstracts::testing::manners_test

@@ -21,7 +21,7 @@
 
 #include "tests/support/test_support.h"
 
-namespace abstracts::testing {
+namespace abstracts::testing::query_language_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -720,4 +720,4 @@ TEST_F(QueryLanguage, Issue17PhraseBesideNearIsSearched) {
 }
 
 }  // namespace
-}  // namespace abstracts::testing
+}  // namespace abstracts::testing::query_language_test

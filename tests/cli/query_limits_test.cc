@@ -17,7 +17,7 @@
 
 #include "tests/support/test_support.h"
 
-namespace abstracts::testing {
+namespace abstracts::testing::query_limits_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -146,4 +146,4 @@ TEST_F(Issue16QueryLimits, ExplainOfALongQueryWorks) {
 }
 
 }  // namespace
-}  // namespace abstracts::testing
+}  // namespace abstracts::testing::query_limits_test

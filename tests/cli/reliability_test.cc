@@ -22,7 +22,7 @@
 #include "engine/schema.h"
 #include "tests/support/test_support.h"
 
-namespace abstracts::testing {
+namespace abstracts::testing::reliability_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -393,4 +393,4 @@ TEST_F(Issue16, LimitOverOnePageRanksWithoutGapsOrRepeats) {
 }
 
 }  // namespace
-}  // namespace abstracts::testing
+}  // namespace abstracts::testing::reliability_test

@@ -41,7 +41,7 @@ const char* const kS2Line =
     R"("authors":[{"name":"Kate Jack","ids":["38280253"]},{"name":"Jan van der Berg","ids":[]}],"journalName":"Nursing times",)"
     R"("paperAbstract":"Sixty seconds with a nurse.","title":"60 seconds with Kate Jack.","doi":"","venue":"Nursing times"})";
 
-std::vector<Record> read(const TempDir& dir, const std::string& content) {
+std::vector<Record> read_json(const TempDir& dir, const std::string& content) {
   const auto file = dir / "records.json";
   write_file(file, content);
   return read_all(file);
@@ -49,7 +49,7 @@ std::vector<Record> read(const TempDir& dir, const std::string& content) {
 
 TEST(Metadata, ArxivSnapshotRecord) {
   TempDir dir;
-  const auto records = read(dir, std::string(kArxivLine) + "\n");
+  const auto records = read_json(dir, std::string(kArxivLine) + "\n");
   ASSERT_EQ(records.size(), 1u);
   const Abstract& f = records[0].fields;
   EXPECT_EQ(f.arxiv_id, "0704.0001");
@@ -77,7 +77,7 @@ TEST(Metadata, ArxivAuthorsFromTheLatexListWhenNotParsed) {
   nlohmann::json j = nlohmann::json::parse(kArxivLine);
   j.erase("authors_parsed");
   j.erase("doi");
-  const auto records = read(dir, j.dump() + "\n");
+  const auto records = read_json(dir, j.dump() + "\n");
   ASSERT_EQ(records.size(), 1u);
   const Abstract a = make_abstract(records[0], "", "", 0);
   ASSERT_EQ(a.authors.size(), 4u);
@@ -87,7 +87,7 @@ TEST(Metadata, ArxivAuthorsFromTheLatexListWhenNotParsed) {
 
 TEST(Metadata, SemanticScholarRecord) {
   TempDir dir;
-  const auto records = read(dir, std::string(kS2Line) + "\n");
+  const auto records = read_json(dir, std::string(kS2Line) + "\n");
   ASSERT_EQ(records.size(), 1u);
   const Abstract a = make_abstract(records[0], "", "", 0);
   EXPECT_EQ(a.id, "24568020") << "the PMID, without S2's version suffix";

@@ -18,7 +18,7 @@ namespace {
 using testing::make_abstract;
 using testing::TempDir;
 
-std::set<std::string> hit_ids(const SearchResults& r) {
+std::set<std::string> hit_id_set(const SearchResults& r) {
   std::set<std::string> ids;
   for (const auto& h : r.hits) ids.insert(h.abstract.id);
   return ids;
@@ -72,23 +72,23 @@ TempDir* Feedback::dir_ = nullptr;
 
 TEST_F(Feedback, PlainTextQuestionFindsTheTopicsOtherAbstracts) {
   const auto with = index().search("quokka marmot wombat numbat", plain());
-  EXPECT_TRUE(hit_ids(with).contains("topic"));
+  EXPECT_TRUE(hit_id_set(with).contains("topic"));
   EXPECT_TRUE(has_note(with, "feedback: ")) << ::testing::PrintToString(with.expansions);
   // The abstracts that have the query's words still come first.
   ASSERT_GE(with.hits.size(), 4u);
   EXPECT_EQ(with.hits[3].abstract.id, "topic");
 
   const auto without = index().search("quokka marmot wombat numbat", without_feedback(plain()));
-  EXPECT_EQ(hit_ids(without), (std::set<std::string>{"q1", "q2", "q3"}));
+  EXPECT_EQ(hit_id_set(without), (std::set<std::string>{"q1", "q2", "q3"}));
   EXPECT_FALSE(has_note(without, "feedback:"));
   SearchOptions no_mix = plain();
   no_mix.ranking.feedback_mix = 0;
-  EXPECT_EQ(hit_ids(index().search("quokka marmot wombat numbat", no_mix)), hit_ids(without));
+  EXPECT_EQ(hit_id_set(index().search("quokka marmot wombat numbat", no_mix)), hit_id_set(without));
 }
 
 TEST_F(Feedback, KeywordQueriesAreNeverWidened) {
   const auto r = index().search("quokka marmot wombat", plain());  // three words
-  EXPECT_EQ(hit_ids(r), (std::set<std::string>{"q1", "q2", "q3"}));
+  EXPECT_EQ(hit_id_set(r), (std::set<std::string>{"q1", "q2", "q3"}));
   EXPECT_FALSE(has_note(r, "feedback:"));
 }
 
@@ -100,8 +100,8 @@ TEST_F(Feedback, QueryLanguageKeepsItsMatches) {
     SCOPED_TRACE(q);
     const auto with = index().search(q, o);
     EXPECT_TRUE(has_note(with, "feedback: "));
-    EXPECT_EQ(hit_ids(with), (std::set<std::string>{"q1", "q2", "q3"}));
-    EXPECT_EQ(hit_ids(with), hit_ids(index().search(q, without_feedback(o))));
+    EXPECT_EQ(hit_id_set(with), (std::set<std::string>{"q1", "q2", "q3"}));
+    EXPECT_EQ(hit_id_set(with), hit_id_set(index().search(q, without_feedback(o))));
   }
 }
 
@@ -113,7 +113,7 @@ TEST_F(Feedback, WordsAloneRankAsPlainTextInTheQueryLanguage) {
   const char* q = "quokka marmot wombat numbat";
   const auto language = index().search(q, o);
   const auto text = index().search(q, plain());
-  EXPECT_EQ(hit_ids(language), (std::set<std::string>{"q1", "q2", "q3", "topic"}));
+  EXPECT_EQ(hit_id_set(language), (std::set<std::string>{"q1", "q2", "q3", "topic"}));
   ASSERT_EQ(language.hits.size(), text.hits.size());
   for (std::size_t i = 0; i < text.hits.size(); ++i) {
     EXPECT_EQ(language.hits[i].abstract.id, text.hits[i].abstract.id) << "rank " << i + 1;

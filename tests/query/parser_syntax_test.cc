@@ -32,7 +32,7 @@
 #include "query/positional.h"
 #include "tests/support/test_support.h"
 
-namespace abstracts::query {
+namespace abstracts::query::parser_syntax_test {
 namespace {
 
 using abstracts::testing::TempDir;
@@ -502,4 +502,4 @@ TEST_F(IndexedParser, NotesSayWhichExpansionsWereApplied) {
 }
 
 }  // namespace
-}  // namespace abstracts::query
+}  // namespace abstracts::query::parser_syntax_test

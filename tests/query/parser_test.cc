@@ -14,7 +14,7 @@
 #include "abstracts/error.h"
 #include "engine/analysis/analyzer.h"
 
-namespace abstracts::query {
+namespace abstracts::query::parser_test {
 namespace {
 
 std::string describe(std::string_view query) {
@@ -454,4 +454,4 @@ const DeferredCase kDeferred[] = {
 INSTANTIATE_TEST_SUITE_P(Positions, ParserDeferred, ::testing::ValuesIn(kDeferred));
 
 }  // namespace
-}  // namespace abstracts::query
+}  // namespace abstracts::query::parser_test
