@@ -364,7 +364,9 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
       std::vector<Xapian::WritableDatabase> parts;
       for (const auto& p : paths) parts.emplace_back(p.string(), Xapian::DB_OPEN | Xapian::DB_NO_SYNC | Xapian::DB_DANGEROUS);
       for (auto& db : parts) {
-        for (const auto& abs : failed_files) release_file_documents(db, abs, {}, stored);
+        // Committed as the shards are written: 110,000 abstracts of a file that
+        // failed on its last line took 298 MB in one batch of deletions.
+        for (const auto& abs : failed_files) release_file_documents(db, abs, {}, stored, kShardCommitEvery);
       }
       remove_duplicates(parts, files, stored, schema::kIdPrefix);
       remove_duplicates(parts, files, stored, schema::kIdentifierPrefix);

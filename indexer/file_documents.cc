@@ -64,7 +64,8 @@ void replace_same_paper(Xapian::WritableDatabase& db, const std::string& id_term
 }
 
 FileRelease release_file_documents(Xapian::WritableDatabase& db, const std::string& abs,
-                                   const std::vector<Xapian::docid>& keep, const compression::Decompressor& stored) {
+                                   const std::vector<Xapian::docid>& keep, const compression::Decompressor& stored,
+                                   Xapian::doccount commit_every) {
   FileRelease out;
   const std::string term = schema::file_term(abs);
   std::vector<Xapian::docid> leaving;
@@ -72,7 +73,9 @@ FileRelease release_file_documents(Xapian::WritableDatabase& db, const std::stri
     if (!std::binary_search(keep.begin(), keep.end(), *it)) leaving.push_back(*it);
   }
   std::set<std::string> relocate_terms;
-  for (auto id : leaving) {
+  for (std::size_t i = 0; i < leaving.size(); ++i) {
+    if (commit_every != 0 && i != 0 && i % commit_every == 0) db.commit();
+    const Xapian::docid id = leaving[i];
     Xapian::Document doc = db.get_document(id);
     std::vector<std::string> files = file_terms(doc);
     std::erase(files, term);

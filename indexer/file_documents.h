@@ -47,8 +47,12 @@ struct FileRelease {
 // The file indexed as `abs` lets go of its abstracts whose docids are not in
 // `keep` (sorted): each one no other file has is deleted, and each one another file has
 // loses `abs`'s XF term. `stored` reads the stored abstracts' locations.
+// `commit_every` > 0 commits `db` after every that many abstracts, which bounds
+// the memory of a large release; only for a scratch database (a bulk build's
+// shard), since the release is then no longer one transaction.
 FileRelease release_file_documents(Xapian::WritableDatabase& db, const std::string& abs,
-                                   const std::vector<Xapian::docid>& keep, const compression::Decompressor& stored);
+                                   const std::vector<Xapian::docid>& keep, const compression::Decompressor& stored,
+                                   Xapian::doccount commit_every = 0);
 
 }  // namespace abstracts::indexer
 
