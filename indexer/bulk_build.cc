@@ -364,8 +364,9 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
       std::vector<Xapian::WritableDatabase> parts;
       for (const auto& p : paths) parts.emplace_back(p.string(), Xapian::DB_OPEN | Xapian::DB_NO_SYNC | Xapian::DB_DANGEROUS);
       for (auto& db : parts) {
-        // Committed as the shards are written: 110,000 abstracts of a file that
-        // failed on its last line took 298 MB in one batch of deletions.
+        // Committed every kShardCommitEvery abstracts, as the shards were written:
+        // 110,000 abstracts of a file that failed on its last line took 298 MB as
+        // one batch of deletions.
         for (const auto& abs : failed_files) release_file_documents(db, abs, {}, stored, kShardCommitEvery);
       }
       remove_duplicates(parts, files, stored, schema::kIdPrefix);
