@@ -175,7 +175,9 @@ void remove_duplicates(std::vector<Xapian::WritableDatabase>& parts, const std::
   // The parts' terms of `prefix` merged in order, by a heap of one cursor per
   // part (the k-way merge of Xapian's own compaction): a term whose frequencies
   // add up to more than one is a paper read more than once. Memory stays with the
-  // copies, not with every id of a million-abstract build.
+  // copies, not with every id of a million-abstract build. (The parts added to one
+  // Xapian::Database would merge them too, but Xapian 1.4 sums a term's
+  // frequencies there by asking every part, once per id.)
   const std::string prefix(id_prefix);
   struct Cursor {
     std::string term;  // the part's current term (TermIterator's operator* copies)
