@@ -1,6 +1,7 @@
 #include "query/parser.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <map>
 #include <string>
@@ -11,6 +12,7 @@
 #include "abstracts/abstract.h"
 #include "abstracts/error.h"
 #include "engine/analysis/stop_words.h"
+#include "engine/analysis/unicode_text.h"
 #include "engine/schema.h"
 #include "query/acronym_table.h"
 #include "query/lexer.h"
@@ -264,7 +266,7 @@ class Grammar {
       const auto [part, times] = group;
       if (times > 1) parts[part] = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, parts[part], times);
     }
-    if (parts.empty()) no_searchable_words();
+    if (parts.empty()) no_searchable_words(text);
     // Only the best candidates need checking (at a million arXiv abstracts,
     // "LLM" checks 0.4 s of long forms otherwise): one group alone is the whole
     // query, and among other words a group is one the query matches without.
@@ -284,7 +286,24 @@ class Grammar {
   const Lexeme& peek() const { return lx_[pos_]; }
   const Lexeme& take() { return lx_[pos_++]; }
 
-  [[noreturn]] void no_searchable_words() const {
+  // `plain`: the text of a plain-text query, which has no lexemes.
+  [[noreturn]] void no_searchable_words(std::string_view plain = {}) const {
+    // "aaa...a" (5,000 letters) is no punctuation: the index leaves out such words.
+    std::string_view overlong = overlong_word(plain);
+    std::size_t column = 1;
+    for (const auto& lx : lx_) {
+      if (!overlong.empty()) break;
+      if (lx.kind == Kind::kWord || lx.kind == Kind::kPhrase) {
+        overlong = overlong_word(lx.text);
+        column = lx.column;
+      }
+    }
+    if (!overlong.empty()) {
+      throw QueryError("the word '" + std::string(analysis::utf8_prefix(overlong, 20)) + "...' (" +
+                           std::to_string(overlong.size()) + " bytes) is longer than any the index keeps (" +
+                           std::to_string(analysis::kMaxTermBytes) + " bytes)",
+                       column, "search for a shorter word: no abstract has a word this long among its terms");
+    }
     if (!stop_words_.empty()) {
       throw QueryError("the query has only stop words (" + join(stop_words_, ", ") +
                            "), which the index leaves out",
@@ -292,6 +311,20 @@ class Grammar {
     }
     throw QueryError("the query has no searchable words", 1,
                      "search for words or numbers; punctuation alone matches nothing");
+  }
+
+  // The first run of letters and digits in `text` longer than a term may be
+  // (analysis::kMaxTermBytes), or "". Bytes of UTF-8 past ASCII count as letters:
+  // this only explains why a query had no words, so near enough is enough.
+  static std::string_view overlong_word(std::string_view text) {
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+      const unsigned char c = i < text.size() ? static_cast<unsigned char>(text[i]) : ' ';
+      if (std::isalnum(c) != 0 || c >= 0x80) continue;
+      if (i - start > analysis::kMaxTermBytes) return text.substr(start, i - start);
+      start = i + 1;
+    }
+    return {};
   }
 
   // Notes a stop word of the query, which matches nothing on its own.
