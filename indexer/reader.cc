@@ -677,8 +677,9 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
   while ((any = src->next(first)) && is_blank(first) && !src->line_continues()) {
   }
   if (!any) {
+    // No format to name: an empty .jsonl or .bib is as empty as a text file.
     throw InputError(src->name() + ": empty file", src->name(), 0,
-                     "a file of abstracts starts with a header line like 'NeurIPS 2026 Papers'");
+                     "there is nothing in it to index: is it the file you meant, and was it written in full?");
   }
   const std::string_view head = trim(first);
   // "{" alone on its line, or a line too long for JSON Lines, opens a JSON

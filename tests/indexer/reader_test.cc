@@ -235,6 +235,21 @@ TEST(TextReader, EmptyFileIsAnError) {
   EXPECT_NE(e->file().find("empty.txt"), std::string::npos) << e->file();
 }
 
+// An empty file has no format: its hint names none (it once asked a .jsonl file
+// for the text format's header line).
+TEST(Reader, EmptyFileOfAnyFormatGetsTheSameHint) {
+  TempDir dir;
+  for (const char* name : {"empty.txt", "empty.jsonl", "empty.bib", "blank.ris"}) {
+    auto file = dir / name;
+    write_file(file, name[0] == 'b' ? "\n  \n\n" : "");
+    auto e = ReadAllError(file);
+    if (!e) continue;
+    EXPECT_NE(std::string(e->what()).find("empty file"), std::string::npos) << name << ": " << e->what();
+    EXPECT_EQ(e->hint().find("header line"), std::string::npos) << name << ": " << e->hint();
+    EXPECT_NE(e->hint().find("nothing in it to index"), std::string::npos) << name << ": " << e->hint();
+  }
+}
+
 TEST(TextReader, MissingOrUnreadableFileIsAnError) {
   TempDir dir;
   if (auto missing = ReadAllError(dir / "does-not-exist.txt")) {
