@@ -53,11 +53,11 @@ std::size_t search_one(const Index& index, const std::string& query, const Searc
   auto fetch = [&](const SearchOptions& options, bool first) {
     SearchResults results = index.search(searched, options);
     if (first && results.corrected) {
-      std::cerr << "abstracts: " << prefix << "nothing found for \"" << escape_controls(query)
-                << "\"; showing results for \"" << escape_controls(results.suggestion) << "\"\n";
+      std::cerr << "abstracts: " << prefix << "nothing found for " << quote_query(query) << "; showing results for "
+                << quote_query(results.suggestion) << '\n';
       searched = results.suggestion;  // and so for the pages after this one
     } else if (first && !results.suggestion.empty()) {
-      std::cerr << "abstracts: " << prefix << "did you mean \"" << escape_controls(results.suggestion) << "\"?\n";
+      std::cerr << "abstracts: " << prefix << "did you mean " << quote_query(results.suggestion) << "?\n";
     }
     if (first && !results.notes.empty()) {
       std::string line;

@@ -160,6 +160,15 @@ std::string escape_controls(std::string_view text) {
   return out;
 }
 
+std::string quote_query(std::string_view query) {
+  const std::string text = escape_controls(query);
+  if (text.find('"') == std::string::npos) return '"' + text + '"';
+  // Single quotes, each ' in the text written as the shell's '\''.
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 std::string display_path(const std::string& path) {
   // The command never changes its directory: asked once, not once per hit; and
   // a search's hits come from a few files, each made relative once.

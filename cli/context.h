@@ -51,6 +51,11 @@ std::string display_path(const std::string& path);
 // cursor or forge a line of the output. For the text output and stderr.
 std::string escape_controls(std::string_view text);
 
+// A query as stderr names it, escaped (escape_controls) and quoted so that it
+// can be typed again: "sparse attention", but '"galaxy cluster"' for a query
+// with double quotes in it, as a shell would need it.
+std::string quote_query(std::string_view query);
+
 // "1 abstract", "2 abstracts": `n` and the noun, plural unless n is 1.
 std::string count_of(std::size_t n, const char* noun);
 

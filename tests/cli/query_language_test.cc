@@ -430,6 +430,21 @@ TEST_F(QueryLanguage, QueryWithHitsAndATypoSuggestsACorrection) {
   EXPECT_TRUE(abstracts({"search", "sparse attention"}).err.empty());
 }
 
+// A phrase's correction is quoted so that it can be typed again in a shell:
+// '"sparse attention"', not ""sparse attention"".
+TEST_F(QueryLanguage, CorrectedPhraseIsQuotedAsTheShellNeedsIt) {
+  Search corrected = search({"\"sparce atention\""});
+  EXPECT_EQ(corrected.run.status, 0);
+  EXPECT_TRUE(contains(corrected.run.err,
+                       "nothing found for '\"sparce atention\"'; showing results for '\"sparse attention\"'"))
+      << corrected.run.err;
+  EXPECT_EQ(corrected.locations, search({"\"sparse attention\""}).locations);
+
+  auto suggested = abstracts({"search", "--no-correct", "\"sparce atention\""});
+  EXPECT_EQ(suggested.status, 1);
+  EXPECT_TRUE(contains(suggested.err, "did you mean '\"sparse attention\"'?")) << suggested.err;
+}
+
 // ---------------------------------------------------------------------------
 // Learned acronyms.
 
