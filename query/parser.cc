@@ -1,7 +1,6 @@
 #include "query/parser.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <map>
 #include <string>
@@ -289,12 +288,12 @@ class Grammar {
   // `plain`: the text of a plain-text query, which has no lexemes.
   [[noreturn]] void no_searchable_words(std::string_view plain = {}) const {
     // "aaa...a" (5,000 letters) is no punctuation: the index leaves out such words.
-    std::string_view overlong = overlong_word(plain);
+    std::string overlong = analyzer_.overlong_word(display_text(plain));
     std::size_t column = 1;
     for (const auto& lx : lx_) {
       if (!overlong.empty()) break;
       if (lx.kind == Kind::kWord || lx.kind == Kind::kPhrase) {
-        overlong = overlong_word(lx.text);
+        overlong = analyzer_.overlong_word(display_text(lx.text));
         column = lx.column;
       }
     }
@@ -311,20 +310,6 @@ class Grammar {
     }
     throw QueryError("the query has no searchable words", 1,
                      "search for words or numbers; punctuation alone matches nothing");
-  }
-
-  // The first run of letters and digits in `text` longer than a term may be
-  // (analysis::kMaxTermBytes), or "". Bytes of UTF-8 past ASCII count as letters:
-  // this only explains why a query had no words, so near enough is enough.
-  static std::string_view overlong_word(std::string_view text) {
-    std::size_t start = 0;
-    for (std::size_t i = 0; i <= text.size(); ++i) {
-      const unsigned char c = i < text.size() ? static_cast<unsigned char>(text[i]) : ' ';
-      if (std::isalnum(c) != 0 || c >= 0x80) continue;
-      if (i - start > analysis::kMaxTermBytes) return text.substr(start, i - start);
-      start = i + 1;
-    }
-    return {};
   }
 
   // Notes a stop word of the query, which matches nothing on its own.

@@ -220,7 +220,8 @@ std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<s
   return tokenize(text, &wanted);
 }
 
-std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<std::string>* wanted) const {
+std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<std::string>* wanted,
+                                      std::string* overlong) const {
   std::vector<Token> tokens;
   const auto n = static_cast<int32_t>(text.size());
   std::string word;
@@ -330,6 +331,9 @@ std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<s
       if (may_be_wanted(term, *wanted, true)) term = stem(term);
       met.emplace_back(raw, term);
     }
+    if (term.size() > kMaxTermBytes && overlong != nullptr && overlong->empty()) {
+      *overlong = text.substr(start, end - start);
+    }
     if (term.empty() || term.size() > kMaxTermBytes) continue;
     tokens.push_back(Token{std::move(term), static_cast<std::size_t>(start),
                            static_cast<std::size_t>(end), position});
@@ -341,6 +345,12 @@ std::vector<std::string> Analyzer::terms(std::string_view text) const {
   std::vector<std::string> out;
   for (auto& t : tokenize(text)) out.push_back(std::move(t.term));
   return out;
+}
+
+std::string Analyzer::overlong_word(std::string_view text) const {
+  std::string overlong;
+  tokenize(text, nullptr, &overlong);
+  return overlong;
 }
 
 const Analyzer& thread_analyzer() {

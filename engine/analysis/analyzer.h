@@ -50,6 +50,11 @@ class Analyzer {
   // Just the terms of tokenize(), in order.
   std::vector<std::string> terms(std::string_view text) const;
 
+  // The first word of `text`, as written there, that tokenize() leaves out for
+  // a term longer than kMaxTermBytes; "" if there is none. For saying why a
+  // query has no words.
+  std::string overlong_word(std::string_view text) const;
+
   // One word, normalised but not stemmed: NFKC, case fold, diacritic fold,
   // Greek letters spelled out, acronym plural. `word` is one word as found by tokenize().
   // Throws abstracts::Error when ICU has no NFKC data to fold a non-ASCII word with.
@@ -58,8 +63,10 @@ class Analyzer {
   std::string stem(const std::string& folded) const;
 
  private:
-  // All terms when `wanted` is null.
-  std::vector<Token> tokenize(std::string_view text, const std::vector<std::string>* wanted) const;
+  // All terms when `wanted` is null. `overlong`, if given, gets the first word
+  // left out for its length (overlong_word()).
+  std::vector<Token> tokenize(std::string_view text, const std::vector<std::string>* wanted,
+                              std::string* overlong = nullptr) const;
 
   // The term of `raw`, one word as tokenize() found it: stem(fold(raw)).
   std::string term_of(std::string_view raw) const;

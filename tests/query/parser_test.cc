@@ -223,6 +223,7 @@ const ErrorCase kErrors[] = {
     // Words over analysis::kMaxTermBytes (64) are in no abstract's terms.
     {"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 1, "longer than any the index keeps"},
     {"$ \"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\"", 3, "(70 bytes)"},
+    {"——————————————————————————————", 1, "no searchable words"},  // 90 bytes of dashes, no word
     // What only syntax can mean and is wrong stays an error (issue 17).
     {"the of", 1, "only stop words"},
     {"graph title:", 7, "has no value"},
