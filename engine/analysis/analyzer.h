@@ -87,7 +87,7 @@ class Analyzer {
 // thread-safe (Xapian::Stem), so a reader serving many threads keeps one per thread.
 const Analyzer& thread_analyzer();
 
-// Words longer than this (in bytes, after folding) are not indexed.
+// Words whose term (folded and stemmed) is longer than this, in bytes, are not indexed.
 inline constexpr std::size_t kMaxTermBytes = 64;
 
 }  // namespace abstracts::analysis
