@@ -145,16 +145,22 @@ void write_report(const fs::path& dir) {
   std::vector<std::string> e2e_words;
   if (fs::exists(dir / "e2e" / "words.json")) e2e_words = read_json(dir / "e2e" / "words.json");
   if (fs::is_directory(dir / "e2e")) {
+    // TOOL-WORD-ROUND.json (TOOL-WORD.json before the tools took turns): a
+    // word's rounds pool into one spread.
+    std::map<std::string, std::map<int, std::vector<double>>> times;
     for (const auto& e : fs::directory_iterator(dir / "e2e")) {
       const std::string stem = e.path().stem().string();
-      const auto dash = stem.rfind('-');
+      const auto dash = stem.find('-');
       if (e.path().extension() != ".json" || dash == std::string::npos) continue;
       const json h = read_json(e.path());
-      std::vector<double> ms;
+      std::vector<double>& ms = times[stem.substr(0, dash)][std::stoi(stem.substr(dash + 1))];
       for (double t : h.at("results").at(0).at("times")) ms.push_back(t * 1000);
-      const std::string tool = stem.substr(0, dash);
-      e2e[tool][std::stoi(stem.substr(dash + 1))] = spread(ms);
-      e2e_all[tool].insert(e2e_all[tool].end(), ms.begin(), ms.end());
+    }
+    for (const auto& [tool, per_word] : times) {
+      for (const auto& [word, ms] : per_word) {
+        e2e[tool][word] = spread(ms);
+        e2e_all[tool].insert(e2e_all[tool].end(), ms.begin(), ms.end());
+      }
     }
   }
   // The median over the words of `a`'s median time over `b`'s for that word.
@@ -314,8 +320,8 @@ void write_report(const fs::path& dir) {
 
   if (!e2e.empty()) {
     md << "### End-to-end search of the bundled corpus\n\n";
-    md << "Process start to exit, output to a pipe, measured by `hyperfine -N` (milliseconds); the last "
-          "row's ratios are the median of the words' ratios:\n\n";
+    md << "Process start to exit, output to a pipe, measured by `hyperfine -N` in rounds, the tools taking "
+          "turns (milliseconds); the last row's ratios are the median of the words' ratios:\n\n";
     md << "| words |";
     for (auto& [key, name] : kTools) {
       if (e2e.contains(key)) md << " " << name << " |";

@@ -1,0 +1,70 @@
+// Tests of `speed report` (bench/speed/report.h) on a results folder written by
+// hand: the end-to-end searches, which scripts/bench-speed times in rounds, the
+// tools taking turns.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bench/speed/report.h"
+#include "tests/support/test_support.h"
+
+namespace abstracts::speed {
+namespace {
+
+namespace fs = std::filesystem;
+using abstracts::testing::TempDir;
+using nlohmann::json;
+
+void write_json(const fs::path& file, const json& j) { std::ofstream(file) << j.dump(); }
+
+// A `hyperfine --export-json` record of one command's runs, in seconds.
+json hyperfine(const std::vector<double>& ms) {
+  json times = json::array();
+  for (double t : ms) times.push_back(t / 1000);
+  return {{"results", {{{"command", "x"}, {"times", times}}}}};
+}
+
+TEST(SpeedReport, EndToEndPoolsTheRoundsOfEachWord) {
+  TempDir dir;
+  fs::create_directories(dir / "e2e");
+  write_json(dir / "machine.json", {{"real_abstracts", 57}});
+  write_json(dir / "run.json", {{"seconds", 1}});
+  write_json(dir / "e2e" / "words.json", {"sparse attention", "diffusion"});
+  // Each round alone has another median than the rounds pooled (3 and 6).
+  write_json(dir / "e2e" / "abstracts-0-0.json", hyperfine({1, 2, 9}));
+  write_json(dir / "e2e" / "abstracts-0-1.json", hyperfine({3, 4}));
+  write_json(dir / "e2e" / "abstracts-1-0.json", hyperfine({6, 7}));
+  write_json(dir / "e2e" / "abstracts-1-1.json", hyperfine({5, 6}));
+  write_json(dir / "e2e" / "quest-0-0.json", hyperfine({1, 1, 1}));
+  write_json(dir / "e2e" / "quest-0-1.json", hyperfine({1, 1}));
+  write_json(dir / "e2e" / "quest-1-0.json", hyperfine({2, 2}));
+  // A results folder from before the rounds: one file a word.
+  write_json(dir / "e2e" / "quest-1.json", hyperfine({2, 2}));
+
+  write_report(dir.path());
+
+  json results;
+  std::ifstream(dir / "results.json") >> results;
+  const json& e2e = results.at("end_to_end");
+  EXPECT_DOUBLE_EQ(e2e.at("abstracts").at("sparse attention").at("median"), 3);
+  EXPECT_DOUBLE_EQ(e2e.at("abstracts").at("sparse attention").at("max"), 9);
+  EXPECT_DOUBLE_EQ(e2e.at("abstracts").at("diffusion").at("median"), 6);
+  EXPECT_DOUBLE_EQ(e2e.at("quest").at("diffusion").at("median"), 2);
+  EXPECT_DOUBLE_EQ(e2e.at("abstracts").at("all").at("median"), 5);  // 1 2 3 4 5 6 6 7 9
+  // The words' ratios to quest are 3 and 3: the median of them.
+  bool found = false;
+  for (const json& t : results.at("targets_issue20")) {
+    if (t.at("figure").get<std::string>().starts_with("Terminal search")) {
+      found = true;
+      EXPECT_NE(t.at("measured").get<std::string>().find("3.00x quest"), std::string::npos) << t.dump();
+    }
+  }
+  EXPECT_TRUE(found) << results.at("targets_issue20").dump();
+}
+
+}  // namespace
+}  // namespace abstracts::speed
