@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <xapian.h>
+#include <zstd.h>
 
 #include "abstracts/error.h"
 #include "abstracts/index.h"
@@ -71,6 +72,36 @@ TEST(Compression, RoundTripsWithAndWithoutADictionary) {
   // The dictionary is what makes a short abstract small.
   EXPECT_LT(compression::Compressor(dictionary).compress(samples[5]).size(),
             compression::Compressor("").compress(samples[5]).size() / 2);
+}
+
+// Without a dictionary an abstract is stored as a zstd frame of raw blocks:
+// its bytes as they are, which zstd's own decoder reads and checks. The sizes
+// are the edges of the frame's content-size field and of a 128 KB block.
+TEST(Compression, WithoutADictionaryFramesHoldTheBytesAsTheyAre) {
+  const compression::Compressor compressor("");
+  const compression::Decompressor decompressor("");
+  for (const std::size_t size : {0u, 1u, 255u, 256u, 65791u, 65792u, 131072u, 131073u, 300000u}) {
+    std::string text(size, '\0');
+    for (std::size_t i = 0; i < size; ++i) text[i] = static_cast<char>((i * 2654435761u) >> 13);
+    const std::string stored = compressor.compress(text);
+    EXPECT_LE(stored.size(), size + 17 + 3 * (size / 131072)) << size;
+    if (size <= 131072) {  // one block
+      EXPECT_NE(stored.find(text), std::string::npos) << size;
+    }
+    EXPECT_EQ(decompressor.decompress(stored), text) << size;
+    ASSERT_EQ(ZSTD_getFrameContentSize(stored.data(), stored.size()), size);
+    std::string plain(size, '\0');
+    const std::size_t n = ZSTD_decompress(plain.data(), plain.size(), stored.data(), stored.size());
+    ASSERT_FALSE(ZSTD_isError(n)) << size << ": " << ZSTD_getErrorName(n);
+    EXPECT_EQ(n, size);
+    EXPECT_EQ(plain, text) << size;
+    if (size > 0) {
+      // One byte changed inside is damage, caught by the frame's checksum.
+      std::string damaged = stored;
+      damaged[stored.size() - 4 - size / 2 - 1] ^= 0x20;
+      EXPECT_THROW(decompressor.decompress(damaged), CorruptIndex) << size;
+    }
+  }
 }
 
 TEST(Compression, TooFewSamplesTrainNoDictionary) {
