@@ -9,6 +9,7 @@ const std::vector<System>& systems() {
       {"engine", &index_engine, &open_engine},
       {"xapian", &index_xapian, &open_xapian},
       {"fts5", &index_fts5, &open_fts5},
+      {"matcher", &index_engine, &open_matcher},  // searches the engine's index
   };
   return all;
 }

@@ -30,7 +30,7 @@ class Searcher {
 // Xapian indexer also takes a folder of bundled-format .txt files); `open`
 // opens it for searching. Both throw on failure.
 struct System {
-  std::string name;  // "engine", "xapian", "fts5"
+  std::string name;  // "engine", "xapian", "fts5", "matcher"
   void (*index)(const std::filesystem::path& corpus, const std::filesystem::path& index_path);
   std::unique_ptr<Searcher> (*open)(const std::filesystem::path& index_path);
 };
@@ -40,13 +40,17 @@ const std::vector<System>& systems();
 // Throws std::invalid_argument for an unknown name.
 const System& find_system(const std::string& name);
 
-// Defined in engine_system.cc, xapian_system.cc and fts5_system.cc.
+// Defined in engine_system.cc, xapian_system.cc and fts5_system.cc (in the
+// `speed` tool).
 void index_engine(const std::filesystem::path& corpus, const std::filesystem::path& dir);
 std::unique_ptr<Searcher> open_engine(const std::filesystem::path& dir);
 void index_xapian(const std::filesystem::path& corpus, const std::filesystem::path& dir);
 std::unique_ptr<Searcher> open_xapian(const std::filesystem::path& dir);
 void index_fts5(const std::filesystem::path& corpus, const std::filesystem::path& file);
 std::unique_ptr<Searcher> open_fts5(const std::filesystem::path& file);
+// Xapian's matcher alone over an index of the engine's (matcher_system.cc): the
+// floor under the engine's query time. It has no index of its own.
+std::unique_ptr<Searcher> open_matcher(const std::filesystem::path& dir);
 
 }  // namespace abstracts::speed
 
