@@ -7,25 +7,17 @@
 #include <vector>
 
 #include "abstracts/index.h"
-#include "abstracts/writer.h"
 #include "bench/speed/system.h"
 #include "tests/support/corpus.h"
-#include "tests/support/test_support.h"
 
 namespace abstracts::speed {
 namespace {
 
-using abstracts::testing::TempDir;
 using Kind = BenchQuery::Kind;
 
 class SpeedMatcher : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir;
-    Writer::open(index()).index(abstracts::testing::corpus_files());
-  }
-  static void TearDownTestSuite() { delete dir_; }
-  static std::filesystem::path index() { return *dir_ / "index"; }
+  static const std::filesystem::path& index() { return abstracts::testing::corpus_index(); }
 
   // The engine's matches of `query`, counted exactly.
   static std::size_t engine_matches(const BenchQuery& query) {
@@ -35,10 +27,7 @@ class SpeedMatcher : public ::testing::Test {
     EXPECT_TRUE(r.exact_matches);
     return r.estimated_matches;
   }
-
-  static TempDir* dir_;
 };
-TempDir* SpeedMatcher::dir_ = nullptr;
 
 // Keywords and boolean queries match the same abstracts (top 10 of them); a
 // phrase's words, all there, match at least the phrase's abstracts.

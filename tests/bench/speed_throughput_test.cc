@@ -6,24 +6,16 @@
 #include <numeric>
 #include <vector>
 
-#include "abstracts/writer.h"
 #include "bench/speed/throughput.h"
 #include "tests/support/corpus.h"
-#include "tests/support/test_support.h"
 
 namespace abstracts::speed {
 namespace {
 
-using abstracts::testing::TempDir;
 
 class SpeedThroughput : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir;
-    Writer::open(index()).index(abstracts::testing::corpus_files());
-  }
-  static void TearDownTestSuite() { delete dir_; }
-  static std::filesystem::path index() { return *dir_ / "index"; }
+  static const std::filesystem::path& index() { return abstracts::testing::corpus_index(); }
 
   static std::vector<BenchQuery> queries() {
     using Kind = BenchQuery::Kind;
@@ -33,10 +25,7 @@ class SpeedThroughput : public ::testing::Test {
             {Kind::kQuestion, {"which", "models", "learn", "from", "sparse", "rewards"}, ""},
             {Kind::kKeyword, {"zebra"}, ""}};
   }
-
-  static TempDir* dir_;
 };
-TempDir* SpeedThroughput::dir_ = nullptr;
 
 std::size_t sum(const std::vector<std::size_t>& v) {
   return std::accumulate(v.begin(), v.end(), std::size_t{0});

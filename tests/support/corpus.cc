@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <fstream>
 
+#include "abstracts/writer.h"
+#include "tests/support/test_support.h"
+
 namespace abstracts::testing {
 namespace fs = std::filesystem;
 
@@ -46,6 +49,16 @@ std::vector<CorpusLine> corpus_abstracts() {
     all.insert(all.end(), a.begin(), a.end());
   }
   return all;
+}
+
+const fs::path& corpus_index() {
+  static const TempDir dir;
+  static const fs::path index = [] {
+    fs::path p = dir / "index";
+    Writer::open(p).index(corpus_files());
+    return p;
+  }();
+  return index;
 }
 
 std::vector<fs::path> copy_corpus(const fs::path& dir) {

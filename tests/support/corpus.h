@@ -37,6 +37,10 @@ std::vector<std::filesystem::path> corpus_files();
 // Every abstract of the bundled corpus, file by file.
 std::vector<CorpusLine> corpus_abstracts();
 
+// An index of the bundled corpus, built by Writer::index on first use and removed
+// when the test program exits; for tests that only read it.
+const std::filesystem::path& corpus_index();
+
 // Copies the corpus files into `dir` and returns the copies, in name order.
 std::vector<std::filesystem::path> copy_corpus(const std::filesystem::path& dir);
 
