@@ -71,7 +71,7 @@ struct Compressor::Impl {
 };
 
 Compressor::Compressor(std::string_view dictionary) : impl_(std::make_unique<Impl>()) {
-  if (dictionary.empty()) return;  // raw frames, which zstd does not write: see compress()
+  if (dictionary.empty()) return;  // raw frames, written here: see compress()
   impl_->context = ZSTD_createCCtx();
   // No dictionary id: the dictionary is the index's. A checksum (4 bytes), which
   // decompression checks: a damaged abstract is an error, not a garbled hit.
