@@ -49,11 +49,6 @@ bool is_word_char(UChar32 c) {
   }
 }
 
-// True if the byte `b` after a run of ASCII letters or digits ends the word:
-// any ASCII byte but an apostrophe, '.' and ',' (which may join), since a letter
-// after digits, or a digit after letters, starts another word.
-bool ends_ascii_word(unsigned char b) { return b < 0x80 && b != '\'' && b != '.' && b != ','; }
-
 bool is_digit(UChar32 c) { return c < 0x80 ? (c >= '0' && c <= '9') : u_isdigit(c) != 0; }
 
 // "GPT4" is "GPT 4" and "GPT-4", "40mg" is "40 mg": a word ends where digits meet
@@ -242,84 +237,78 @@ std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<s
       ++i;
       continue;
     }
+    // A word: word characters, joined by invisible joiners, apostrophes between
+    // letters, and '.' or ',' between digits. It is the text's bytes [start, end)
+    // unless a joiner or a curly apostrophe made it differ (then it is `word`).
     const int32_t start = i;
-    int32_t end;
-    bool verbatim = true;
-    // Most words are a run of ASCII letters, or of ASCII digits, that a space or
-    // ASCII punctuation ends (any but an apostrophe, '.' and ','): their bytes,
-    // with none of the checks below.
-    const unsigned char first_class = kAsciiClass[static_cast<unsigned char>(text[i])];
-    int32_t ascii_end = i + 1;
-    if (first_class != kNotAscii) {
-      while (ascii_end < n && kAsciiClass[static_cast<unsigned char>(text[ascii_end])] == first_class) ++ascii_end;
-    }
-    if (first_class != kNotAscii &&
-        (ascii_end == n || ends_ascii_word(static_cast<unsigned char>(text[ascii_end])))) {
-      i = end = ascii_end;
+    UChar32 last;
+    if (const unsigned char cls = kAsciiClass[static_cast<unsigned char>(text[i])]; cls != kNotAscii) {
+      // Most words start with a run of ASCII letters, or of ASCII digits, which
+      // needs no decoding (and often is the whole word).
+      do {
+        ++i;
+      } while (i < n && kAsciiClass[static_cast<unsigned char>(text[i])] == cls);
+      last = static_cast<unsigned char>(text[i - 1]);
     } else {
-      UChar32 c;
-      U8_NEXT(text.data(), i, n, c);
-      if (!is_word_char(c)) continue;
-      // A word: word characters, joined by invisible joiners, apostrophes between
-      // letters, and '.' or ',' between digits. It is the text's bytes [start, end)
-      // unless a joiner or a curly apostrophe made it differ (then it is `word`).
-      auto differ = [&] {
-        if (verbatim) word.assign(text.substr(start, i - start));
-        verbatim = false;
-      };
-      UChar32 last = c;
-      end = i;
-      while (i < n) {
-        // Fast path: a run of ASCII letters after a letter, or of ASCII digits
-        // after a digit.
-        const auto b = static_cast<unsigned char>(text[i]);
-        if (const int cls = kAsciiClass[b]; cls == kAsciiLetter || cls == kAsciiDigit) {
-          if ((cls == kAsciiDigit) != is_digit(last)) break;  // digits meet letters
-          int32_t run = i + 1;
-          while (run < n && kAsciiClass[static_cast<unsigned char>(text[run])] == cls) ++run;
-          if (!verbatim) word.append(text.substr(i, run - i));
-          last = static_cast<unsigned char>(text[run - 1]);
-          i = end = run;
-          continue;
-        }
-        if (ends_ascii_word(b)) break;
-        int32_t next_i = i;
-        UChar32 d;
-        U8_NEXT(text.data(), next_i, n, d);
-        // Checked first: U+02BC is a letter to ICU, but an apostrophe to readers.
-        const bool apostrophe = is_apostrophe(d);
-        if (!apostrophe && is_word_char(d)) {
-          if (digits_meet_letters(last, d)) break;
-          if (!verbatim) word.append(text.substr(i, next_i - i));
-          last = d;
-          i = end = next_i;
-          continue;
-        }
-        UChar32 after = peek(text, static_cast<std::size_t>(next_i));
-        if (apostrophe && u_isalpha(last) && after >= 0 && u_isalpha(after)) {
-          if (d != '\'') differ();
-          if (!verbatim) word += '\'';
-          i = next_i;
-          continue;
-        }
-        if (apostrophe && is_word_char(d)) {  // U+02BC, not between letters: a letter after all
-          if (!verbatim) word.append(text.substr(i, next_i - i));
-          last = d;
-          i = end = next_i;
-          continue;
-        }
-        if (is_joiner(d) && after >= 0 && is_word_char(after)) {
-          differ();
-          i = next_i;
-          continue;
-        }
-        if ((d == '.' || d == ',') && is_digit(last) && after >= 0 && is_digit(after)) {
-          if (!verbatim) word += static_cast<char>(d);
-          i = next_i;
-          continue;
-        }
-        break;
+      U8_NEXT(text.data(), i, n, last);
+      if (!is_word_char(last)) continue;
+    }
+    bool verbatim = true;
+    auto differ = [&] {
+      if (verbatim) word.assign(text.substr(start, i - start));
+      verbatim = false;
+    };
+    int32_t end = i;
+    while (i < n) {
+      // Fast path: a run of ASCII letters after a letter, or of ASCII digits
+      // after a digit.
+      const auto b = static_cast<unsigned char>(text[i]);
+      if (const int cls = kAsciiClass[b]; cls == kAsciiLetter || cls == kAsciiDigit) {
+        if ((cls == kAsciiDigit) != is_digit(last)) break;  // digits meet letters
+        int32_t run = i + 1;
+        while (run < n && kAsciiClass[static_cast<unsigned char>(text[run])] == cls) ++run;
+        if (!verbatim) word.append(text.substr(i, run - i));
+        last = static_cast<unsigned char>(text[run - 1]);
+        i = end = run;
+        continue;
       }
+      if (b < 0x80 && b != '\'' && b != '.' && b != ',') break;
+      int32_t next_i = i;
+      UChar32 d;
+      U8_NEXT(text.data(), next_i, n, d);
+      // Checked first: U+02BC is a letter to ICU, but an apostrophe to readers.
+      const bool apostrophe = is_apostrophe(d);
+      if (!apostrophe && is_word_char(d)) {
+        if (digits_meet_letters(last, d)) break;
+        if (!verbatim) word.append(text.substr(i, next_i - i));
+        last = d;
+        i = end = next_i;
+        continue;
+      }
+      UChar32 after = peek(text, static_cast<std::size_t>(next_i));
+      if (apostrophe && u_isalpha(last) && after >= 0 && u_isalpha(after)) {
+        if (d != '\'') differ();
+        if (!verbatim) word += '\'';
+        i = next_i;
+        continue;
+      }
+      if (apostrophe && is_word_char(d)) {  // U+02BC, not between letters: a letter after all
+        if (!verbatim) word.append(text.substr(i, next_i - i));
+        last = d;
+        i = end = next_i;
+        continue;
+      }
+      if (is_joiner(d) && after >= 0 && is_word_char(after)) {
+        differ();
+        i = next_i;
+        continue;
+      }
+      if ((d == '.' || d == ',') && is_digit(last) && after >= 0 && is_digit(after)) {
+        if (!verbatim) word += static_cast<char>(d);
+        i = next_i;
+        continue;
+      }
+      break;
     }
     const std::string_view raw = verbatim ? text.substr(start, end - start) : std::string_view(word);
     ++position;
