@@ -12,7 +12,6 @@
 namespace abstracts::speed {
 namespace {
 
-
 class SpeedThroughput : public ::testing::Test {
  protected:
   static const std::filesystem::path& index() { return abstracts::testing::corpus_index(); }
