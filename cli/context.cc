@@ -204,7 +204,8 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
     throw Error(e.what(), "give --index a directory; a cluster file is only searched, and each of its "
                           "shards is built with `abstracts index --index SHARD --shard K/N`");
   }
-  std::size_t files = 0, changed = 0, abstracts = 0, removed = 0, skipped = 0, failed = 0, gone = 0, others = 0;
+  std::size_t files = 0, changed = 0, abstracts = 0, removed = 0, skipped = 0, failed = 0, gone = 0, others = 0,
+              same_paper = 0;
   ProgressBar bar(!quiet && isatty(STDERR_FILENO) != 0);
   IndexOptions options;
   options.on_file = [&](const FileReport& r) {
@@ -217,6 +218,7 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
     abstracts += r.abstracts;
     skipped += r.skipped;
     others += r.other_shards;
+    same_paper += r.same_paper;
     if (r.status == FileReport::Status::kIndexed) ++changed;
   };
   options.on_error = [&](const std::exception& e) {
@@ -249,7 +251,7 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
     return failed;
   }
   if (!quiet) {
-    std::cerr << "indexed " << count_of(files, "file") << " (" << count_of(abstracts, "abstract") << ") into "
+    std::cerr << "indexed " << count_of(files, "file") << " (" << count_of(abstracts, "record") << ") into "
               << escape_controls(dir.string()) << ": " << changed << " new or changed, " << files - changed
               << " unchanged, ";
     if (gone > 0) std::cerr << count_of(gone, "file") << " gone, ";
@@ -259,7 +261,8 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
       std::cerr << ", left " << count_of(others, "abstract") << " to the other shards of " << shard.count;
     }
     if (failed > 0) std::cerr << ", " << count_of(failed, "file") << " failed";
-    std::cerr << '\n';
+    if (same_paper > 0) std::cerr << ", " << count_of(same_paper, "record") << " the same paper as another";
+    std::cerr << "; the index holds " << count_of(writer->abstracts(), "abstract") << '\n';
   }
   return failed;
 }

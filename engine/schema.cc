@@ -88,7 +88,7 @@ std::string file_term(std::string_view absolute_path) {
   return std::string(kFilePrefix) + hex;
 }
 
-std::string encode(const Abstract& a) {
+std::string encode(const Abstract& a, bool title_in_text) {
   // A separator inside a value (from a source's metadata) would split it.
   auto clean = [](std::string_view value) {
     std::string out(value);
@@ -110,7 +110,8 @@ std::string encode(const Abstract& a) {
                                 clean(a.venue),  std::to_string(a.year),  clean(a.title),
                                 clean(a.text),   authors,                 std::to_string(a.month),
                                 std::to_string(a.day), categories,        clean(a.doi),
-                                clean(a.arxiv_id), clean(a.pmid),         clean(a.citation_key)};
+                                clean(a.arxiv_id), clean(a.pmid),         clean(a.citation_key),
+                                title_in_text ? "1" : "0"};
   std::string out;
   out.reserve(a.text.size() + a.title.size() + a.source.size() + 64);
   for (const auto& f : fields) {
@@ -120,10 +121,10 @@ std::string encode(const Abstract& a) {
   return out;
 }
 
-Abstract decode(std::string_view data) {
+Abstract decode(std::string_view data, bool* title_in_text) {
   auto f = split(data, kSep);
   Abstract a;
-  if (f.size() != 15) return a;
+  if (f.size() != 16) return a;
   a.id = f[0];
   a.source = f[1];
   a.line = to_number<std::uint32_t>(f[2]);
@@ -146,6 +147,7 @@ Abstract decode(std::string_view data) {
   a.arxiv_id = f[12];
   a.pmid = f[13];
   a.citation_key = f[14];
+  if (title_in_text != nullptr) *title_in_text = f[15] == "1";
   return a;
 }
 

@@ -19,7 +19,7 @@ namespace abstracts::schema {
 
 // Bumped whenever analysis or layout changes, so an old index is rebuilt
 // instead of silently answering with drifted terms.
-inline constexpr std::string_view kSchemaVersion = "11";
+inline constexpr std::string_view kSchemaVersion = "12";
 inline constexpr std::string_view kSchemaKey = "abstracts:schema";
 // The zstd dictionary the stored abstracts are compressed with (engine/compression.h);
 // absent when the index has none.
@@ -77,6 +77,11 @@ inline std::string date_then_id(int date, std::string_view id) {
   value.append(id);
   return value;
 }
+
+// The records of a paper read more than once (indexer/papers.h), when it has
+// more than one: what the indexer rebuilds the document from when one of them
+// changes or leaves. The query side never reads it.
+inline constexpr Xapian::valueno kRecordsSlot = 5;
 
 // Metadata key under which a source file's state is kept ("file:" + absolute path).
 inline constexpr std::string_view kFileKeyPrefix = "file:";
@@ -149,9 +154,10 @@ inline std::string dictionary_of(const Xapian::Database& db) {
 }
 
 // The stored abstract (kStoredSlot): every field of Abstract, so a hit needs no
-// other lookup.
-std::string encode(const Abstract& abstract);
-Abstract decode(std::string_view data);
+// other lookup, and whether its title is the first sentence of its text (then
+// not a title the source gave: the indexer rebuilds documents from it).
+std::string encode(const Abstract& abstract, bool title_in_text = false);
+Abstract decode(std::string_view data, bool* title_in_text = nullptr);
 
 // The abstract `doc`, document `docid` of its database, stores, read with the
 // database's decompressor. Throws CorruptIndex when it cannot be read. (On a

@@ -20,7 +20,7 @@
 #include "engine/schema.h"
 #include "engine/xapian_errors.h"
 #include "indexer/document.h"
-#include "indexer/file_documents.h"
+#include "indexer/papers.h"
 #include "indexer/file_state.h"
 #include "indexer/input_files.h"
 #include "indexer/reader.h"
@@ -157,27 +157,13 @@ class ShardWorker {
   std::exception_ptr error_;
 };
 
-// The same paper more than once: documents that share a term of `prefix` (the
-// id, Q: the same text twice, a repeated "_id"; or an identifier, XI: one
-// record with a DOI and an arXiv id, another with that arXiv id alone). Keeps
-// the last one read, as indexing file by file would, with the XF term of every
-// file that had it (indexer/file_documents.h).
-void remove_duplicates(std::vector<Xapian::WritableDatabase>& parts, const std::vector<fs::path>& files,
-                       const compression::Decompressor& stored, std::string_view id_prefix) {
-  std::unordered_map<std::string, std::size_t> file_order;
-  for (std::size_t i = 0; i < files.size(); ++i) file_order.emplace(absolute_path(files[i]), i);
-  struct Copy {
-    std::size_t shard;
-    Xapian::docid docid;
-    std::pair<std::size_t, std::uint32_t> order;  // (file, line)
-  };
-  std::unordered_map<std::string, std::vector<Copy>> copies;
-  // The parts' terms of `prefix` merged in order, by a heap of one cursor per
-  // part (the k-way merge of Xapian's own compaction): a term whose frequencies
-  // add up to more than one is a paper read more than once. Memory stays with the
-  // copies, not with every id of a million-abstract build. (The parts added to one
-  // Xapian::Database would merge them too, but Xapian 1.4 sums a term's
-  // frequencies there by asking every part, once per id.)
+// The terms of `prefix` that more than one document of `parts` has, together.
+// The parts' terms merged in order, by a heap of one cursor per part (the k-way
+// merge of Xapian's own compaction): memory stays with the duplicates, not with
+// every id of a million-abstract build. (The parts added to one
+// Xapian::Database would merge them too, but Xapian 1.4 sums a term's
+// frequencies there by asking every part, once per id.)
+std::vector<std::string> shared_terms(std::vector<Xapian::WritableDatabase>& parts, std::string_view id_prefix) {
   const std::string prefix(id_prefix);
   struct Cursor {
     std::string term;  // the part's current term (TermIterator's operator* copies)
@@ -192,13 +178,14 @@ void remove_duplicates(std::vector<Xapian::WritableDatabase>& parts, const std::
     if (at[s] != end[s]) heap.push_back({*at[s], s});
   }
   std::make_heap(heap.begin(), heap.end(), later);
-  std::string term;  // never empty once read: every id term has its prefix
+  std::vector<std::string> out;
+  std::string term;  // never empty once read: every such term has its prefix
   Xapian::doccount freq = 0;
   while (!heap.empty()) {
     std::pop_heap(heap.begin(), heap.end(), later);
     Cursor& least = heap.back();
     if (least.term != term) {
-      if (freq > 1) copies[term];
+      if (freq > 1) out.push_back(term);
       term.swap(least.term);
       freq = 0;
     }
@@ -210,30 +197,83 @@ void remove_duplicates(std::vector<Xapian::WritableDatabase>& parts, const std::
       heap.pop_back();
     }
   }
-  if (freq > 1) copies[term];
-  for (auto& [term, list] : copies) {
-    std::set<std::string> sources;  // XF terms of every copy (one may have several already)
-    for (std::size_t s = 0; s < parts.size(); ++s) {
-      auto& db = parts[s];
-      for (auto p = db.postlist_begin(term); p != db.postlist_end(term); ++p) {
-        const Xapian::Document doc = db.get_document(*p);
-        Abstract a = schema::stored_abstract(doc, doc.get_docid(), stored);
-        list.push_back({s, *p, {file_order[a.source], a.line}});
-        for (auto& f : file_terms(doc)) sources.insert(std::move(f));
+  if (freq > 1) out.push_back(term);
+  return out;
+}
+
+// The same paper read more than once (indexer/papers.h): each part holds one
+// document per record, and the documents that share an id or an identifier
+// with another, in any part, are taken out and written again, one per paper,
+// into the last part, exactly as indexing file by file writes them. Papers are
+// gathered one at a time, so memory stays with the largest. Returns, by source,
+// the records that are the same paper as a record read before them (in the
+// order of `files`, then of lines), as indexing file by file counts them.
+std::unordered_map<std::string, std::size_t> merge_same_papers(std::vector<Xapian::WritableDatabase>& parts,
+                                                               const PaperWriter& into_last,
+                                                               const compression::Decompressor& stored,
+                                                               const std::vector<fs::path>& files) {
+  // A document: its part in the high 32 bits, its docid in the low.
+  using Node = std::uint64_t;
+  std::unordered_map<Node, Node> parent;
+  const auto root = [&](Node n) {
+    while (true) {
+      const Node p = parent.try_emplace(n, n).first->second;
+      if (p == n) return n;
+      const Node grand = parent[p];
+      parent[n] = grand;
+      n = grand;
+    }
+  };
+  for (const std::string_view prefix : {schema::kIdPrefix, schema::kIdentifierPrefix}) {
+    for (const auto& term : shared_terms(parts, prefix)) {
+      std::optional<Node> first;
+      for (std::size_t s = 0; s < parts.size(); ++s) {
+        for (auto p = parts[s].postlist_begin(term); p != parts[s].postlist_end(term); ++p) {
+          const Node n = (static_cast<Node>(s) << 32) | *p;
+          if (!first) {
+            first = root(n);
+          } else if (const Node r = root(n); r != *first) {
+            parent[r] = *first;
+          }
+        }
       }
     }
-    auto last = std::max_element(list.begin(), list.end(),
-                                 [](const Copy& x, const Copy& y) { return x.order < y.order; });
-    for (auto it = list.begin(); it != list.end(); ++it) {
-      if (it != last) parts[it->shard].delete_document(it->docid);
+  }
+  std::unordered_map<Node, std::vector<Node>> papers;
+  for (const auto& [n, p] : parent) papers[root(n)].push_back(n);
+  parent = {};
+  std::unordered_map<std::string, std::size_t> file_order, same_paper;
+  for (std::size_t i = 0; i < files.size(); ++i) file_order.emplace(absolute_path(files[i]), i);
+  auto& last = parts.back();
+  Xapian::doccount written = 0;
+  for (auto& [r, nodes] : papers) {
+    std::sort(nodes.begin(), nodes.end());
+    std::vector<PaperRecord> records;
+    for (const Node n : nodes) {
+      auto& part = parts[n >> 32];
+      const auto docid = static_cast<Xapian::docid>(n & 0xffffffffu);
+      for (auto& record : paper_records(part.get_document(docid), stored)) records.push_back(std::move(record));
+      part.delete_document(docid);
     }
-    if (sources.size() > 1) {
-      auto& db = parts[last->shard];
-      Xapian::Document kept = db.get_document(last->docid);
-      for (const auto& source : sources) kept.add_boolean_term(source);
-      db.replace_document(last->docid, kept);
+    // Of one file's records with one id, those group_papers() drops are the paper read again.
+    for (const auto& record : records) ++same_paper[record.abstract.source];
+    auto grouped = group_papers(std::move(records));
+    for (const auto& paper : grouped) {
+      for (const auto& record : paper) --same_paper[record.abstract.source];
+    }
+    for (auto& paper : grouped) {
+      last.add_document(into_last.document(paper));
+      std::sort(paper.begin(), paper.end(), [&](const PaperRecord& x, const PaperRecord& y) {
+        return std::pair(file_order[x.abstract.source], x.abstract.line) <
+               std::pair(file_order[y.abstract.source], y.abstract.line);
+      });
+      for (auto r = paper.begin() + 1; r < paper.end(); ++r) ++same_paper[r->abstract.source];
+      if (++written % kShardCommitEvery == 0) {
+        for (auto& part : parts) part.commit();
+      }
     }
   }
+  return same_paper;
 }
 
 }  // namespace
@@ -284,6 +324,7 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
   // Read every file on this thread, handing batches to the workers.
   std::vector<std::pair<std::string, schema::FileState>> indexed;
   std::vector<std::string> failed_files;
+  std::vector<FileReport> reports;  // given to on_file once the papers read twice are known
   IndexProgress progress;
   progress.bytes_total = bytes_of(files);
   std::uint64_t next_report = kProgressEvery;
@@ -332,12 +373,11 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
       progress.bytes_done += state.size;
       state.abstracts = count;
       indexed.emplace_back(abs, state);
-      FileReport report;
+      FileReport& report = reports.emplace_back();
       report.path = abs;
       report.abstracts = count;
       report.skipped = reader->skipped();
       report.other_shards = other_shards;
-      if (options.on_file) options.on_file(report);
     } catch (const InputError& e) {
       failed_files.push_back(abs);
       try {
@@ -365,14 +405,27 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
     {
       std::vector<Xapian::WritableDatabase> parts;
       for (const auto& p : paths) parts.emplace_back(p.string(), Xapian::DB_OPEN | Xapian::DB_NO_SYNC | Xapian::DB_DANGEROUS);
+      const compression::Compressor compressor(*dictionary);
+      analysis::Analyzer analyzer;
+      const bool xapian_positions = shard.count != 0;
+      auto writer = [&](Xapian::WritableDatabase& db) {
+        return PaperWriter(
+            db,
+            [&](const Abstract& a, bool title_in_text) {
+              return make_document(a, title_in_text, analyzer, compressor, xapian_positions);
+            },
+            compressor, stored);
+      };
       for (auto& db : parts) {
         // Committed every kShardCommitEvery abstracts, as the shards were written:
         // 110,000 abstracts of a file that failed on its last line took 298 MB as
         // one batch of deletions.
-        for (const auto& abs : failed_files) release_file_documents(db, abs, {}, stored, kShardCommitEvery);
+        for (const auto& abs : failed_files) writer(db).remove_file(abs, kShardCommitEvery);
       }
-      remove_duplicates(parts, files, stored, schema::kIdPrefix);
-      remove_duplicates(parts, files, stored, schema::kIdentifierPrefix);
+      const auto same_paper = merge_same_papers(parts, writer(parts.back()), stored, files);
+      for (auto& report : reports) {
+        if (auto it = same_paper.find(report.path.string()); it != same_paper.end()) report.same_paper = it->second;
+      }
       for (auto& db : parts) db.close();
     }
 
@@ -388,6 +441,9 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
     for (const auto& [abs, state] : indexed) fresh.set_metadata(schema::file_key(abs), schema::encode(state));
     fresh.commit();
     layout::publish(dir, generation);
+    if (options.on_file) {
+      for (const auto& report : reports) options.on_file(report);
+    }
     return BuiltGeneration{std::move(fresh), reading_error};
   });
 }

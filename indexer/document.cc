@@ -202,7 +202,7 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
       doc.add_boolean_term(by_long);
     }
   }
-  doc.add_value(kStoredSlot, compressor.compress(encode(a)));
+  doc.add_value(kStoredSlot, compressor.compress(encode(a, title_in_text)));
   return doc;
 }
 

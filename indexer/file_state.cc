@@ -38,12 +38,15 @@ std::optional<schema::FileState> unchanged(Xapian::WritableDatabase& db, const f
   now = file_state(file);
   schema::FileState before;
   const bool known = schema::decode(db.get_metadata(schema::file_key(abs)), before);
-  if (known && before.size == now.size && before.mtime_ns == now.mtime_ns) return before;
+  // The content decides, not the time: `cp -p`, `touch -r` and file systems with
+  // coarse timestamps keep a changed file's size and time.
   now.hash = hash_file(file);
-  if (!known || before.hash != now.hash) return std::nullopt;
-  now.abstracts = before.abstracts;
-  db.set_metadata(schema::file_key(abs), schema::encode(now));
-  db.commit();
+  if (!known || before.size != now.size || before.hash != now.hash) return std::nullopt;
+  if (before.mtime_ns != now.mtime_ns) {
+    now.abstracts = before.abstracts;
+    db.set_metadata(schema::file_key(abs), schema::encode(now));
+    db.commit();
+  }
   return before;
 }
 

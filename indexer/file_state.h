@@ -22,10 +22,9 @@ schema::FileState file_state(const std::filesystem::path& file);
 unsigned long long hash_file(const std::filesystem::path& file);
 
 // The state `db` keeps of the file `file`, indexed as `abs`, if the file is
-// unchanged (the same size and modification time, or the same content); nullopt
+// unchanged (the same size and content, whatever its modification time); nullopt
 // if it needs indexing, with `now` its current state, hash included. Records a
-// touched file's new time (and commits) so that the next run skips it on the
-// cheap check.
+// touched file's new time (and commits).
 std::optional<schema::FileState> unchanged(Xapian::WritableDatabase& db, const std::filesystem::path& file,
                                            const std::string& abs, schema::FileState& now);
 

@@ -15,7 +15,7 @@
 #include "engine/xapian_errors.h"
 #include "indexer/bulk_build.h"
 #include "indexer/document.h"
-#include "indexer/file_documents.h"
+#include "indexer/papers.h"
 #include "indexer/file_state.h"
 #include "indexer/input_files.h"
 #include "indexer/reader.h"
@@ -53,9 +53,6 @@ struct Writer::Impl {
   // The part of the corpus this index holds ({0, 0}: all of it).
   Shard shard;
   std::chrono::steady_clock::time_point last_commit = std::chrono::steady_clock::now();
-  // Files to index again: abstracts they share with a file that let go of them
-  // still name that file as their location (indexer/file_documents.h).
-  std::set<std::string> relocate;
 
   void set_db(Xapian::WritableDatabase opened) {
     db = std::move(opened);
@@ -73,37 +70,21 @@ struct Writer::Impl {
     if (std::chrono::steady_clock::now() - last_commit >= kCommitInterval) commit();
   }
 
-  // Takes note of files whose abstracts' locations must be read again, and marks
-  // their state in `to` stale, so that a run that stops before it gets to them
-  // leaves the next run to do it.
-  void mark_for_relocation(Xapian::WritableDatabase& to, const std::set<std::string>& files) {
-    for (const auto& path : files) {
-      to.set_metadata(schema::file_key(path), schema::encode(schema::FileState{}));
-      relocate.insert(path);
-    }
+  indexer::PaperWriter papers(Xapian::WritableDatabase& to) const {
+    return indexer::PaperWriter(
+        to,
+        [this](const Abstract& a, bool title_in_text) {
+          return indexer::make_document(a, title_in_text, analyzer, *compressor, shard.count != 0);
+        },
+        *compressor, *stored);
   }
 
-  Xapian::Document document(const Abstract& a, bool title_in_text) const {
-    return indexer::make_document(a, title_in_text, analyzer, *compressor, shard.count != 0);
-  }
-
-  // Writes the abstract `a` of the file indexed as `abs` into `to`; returns its docid.
-  Xapian::docid write(Xapian::WritableDatabase& to, const Abstract& a, bool title_in_text, const std::string& abs) {
-    auto doc = document(a, title_in_text);
-    const std::string id_term = schema::id_term(a.id);
-    indexer::keep_other_files(to, id_term, abs, doc);
-    indexer::replace_same_paper(to, id_term, abs, doc);
-    return to.replace_document(id_term, doc);
-  }
-
-  // The file indexed as `abs` now has the abstracts `kept` (docids, sorted) and
-  // the state `now`: the rest leave it.
-  std::size_t finish_file(Xapian::WritableDatabase& to, const std::string& abs, const std::vector<Xapian::docid>& kept,
-                          const schema::FileState& now) {
-    const indexer::FileRelease released = indexer::release_file_documents(to, abs, kept, *stored);
-    mark_for_relocation(to, released.relocate);
-    to.set_metadata(schema::file_key(abs), schema::encode(now));
-    return released.removed;
+  // How many of `ids` (a file's records before it changed) no record in `to` has now.
+  static std::size_t gone(const Xapian::WritableDatabase& to, std::vector<std::string> ids) {
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return static_cast<std::size_t>(
+        std::count_if(ids.begin(), ids.end(), [&](const std::string& id) { return !to.term_exists(schema::id_term(id)); }));
   }
 
   // One file into the current database: read and validated whole, then written
@@ -121,10 +102,10 @@ struct Writer::Impl {
     }
 
     auto reader = indexer::Reader::open(file);
-    std::vector<std::pair<Abstract, bool>> abstracts;
+    std::vector<indexer::PaperRecord> records;
     while (auto record = reader->next()) {
-      if (abstracts.size() == kTransactionAbstracts) {
-        abstracts = {};
+      if (records.size() == kTransactionAbstracts) {
+        records = {};
         reader.reset();
         return index_large_file(file, abs, now);
       }
@@ -132,25 +113,24 @@ struct Writer::Impl {
         ++report.other_shards;
         continue;
       }
-      bool title_in_text = record->fields.title.empty();
-      abstracts.emplace_back(indexer::make_abstract(*record, abs, reader->venue(), reader->year()),
-                             title_in_text);
+      records.push_back({indexer::make_abstract(*record, abs, reader->venue(), reader->year()),
+                         record->fields.title.empty()});
     }
     report.skipped = reader->skipped();
+    report.abstracts = now.abstracts = records.size();
 
     db.begin_transaction(false);
     try {
-      std::vector<Xapian::docid> kept;
-      for (const auto& [a, title_in_text] : abstracts) kept.push_back(write(db, a, title_in_text, abs));
-      std::sort(kept.begin(), kept.end());
-      now.abstracts = abstracts.size();
-      report.removed = finish_file(db, abs, kept, now);
+      auto writer = papers(db);
+      std::vector<std::string> before = writer.remove_file(abs);
+      for (auto& r : records) report.same_paper += writer.add(std::move(r));
+      db.set_metadata(schema::file_key(abs), schema::encode(now));
+      report.removed = gone(db, std::move(before));
       db.commit_transaction();
     } catch (...) {
       db.cancel_transaction();
       throw;
     }
-    report.abstracts = abstracts.size();
     return report;
   }
 
@@ -175,22 +155,22 @@ struct Writer::Impl {
 
     FileReport report;
     report.path = abs;
+    auto writer = papers(copy);
+    std::vector<std::string> before = writer.remove_file(abs, kCopyCommitEvery);
     auto reader = indexer::Reader::open(file);
-    std::vector<Xapian::docid> kept;
     while (auto record = reader->next()) {
       if (!indexer::in_shard(*record, shard)) {
         ++report.other_shards;
         continue;
       }
-      Abstract a = indexer::make_abstract(*record, abs, reader->venue(), reader->year());
-      kept.push_back(write(copy, a, record->fields.title.empty(), abs));
-      if (kept.size() % kCopyCommitEvery == 0) copy.commit();
+      report.same_paper += writer.add(
+          {indexer::make_abstract(*record, abs, reader->venue(), reader->year()), record->fields.title.empty()});
+      if (++report.abstracts % kCopyCommitEvery == 0) copy.commit();
     }
-    std::sort(kept.begin(), kept.end());
     report.skipped = reader->skipped();
-    report.abstracts = kept.size();
-    now.abstracts = kept.size();
-    report.removed = finish_file(copy, abs, kept, now);
+    now.abstracts = report.abstracts;
+    copy.set_metadata(schema::file_key(abs), schema::encode(now));
+    report.removed = gone(copy, std::move(before));
     copy.commit();
     layout::publish(dir, next);
     cleanup.keep = true;
@@ -200,16 +180,16 @@ struct Writer::Impl {
     return report;
   }
 
-  // Forgets the file indexed as `abs`: the abstracts no other file has leave the
-  // index. Returns how many did.
+  // Forgets the file indexed as `abs`: its records leave the index (a paper
+  // another file also has stays, shown from that file). Returns how many
+  // abstracts left.
   std::size_t remove_file(const std::string& abs) {
     db.begin_transaction(false);
     try {
-      const indexer::FileRelease released = indexer::release_file_documents(db, abs, {}, *stored);
-      mark_for_relocation(db, released.relocate);
+      std::size_t removed = gone(db, papers(db).remove_file(abs));
       db.set_metadata(schema::file_key(abs), "");
       db.commit_transaction();
-      return released.removed;
+      return removed;
     } catch (...) {
       db.cancel_transaction();
       throw;
@@ -311,25 +291,8 @@ struct Writer::Impl {
       }
     }
     for (const auto& folder : folders) remove_vanished(folder.path, folder.seen, folder.unreadable, options);
-    relocate_abstracts(options, fail);
     commit();
     return failed;
-  }
-
-  // Indexes again the files marked for relocation (that are still indexed).
-  template <class Fail>
-  void relocate_abstracts(const IndexOptions& options, Fail& fail) {
-    while (!relocate.empty()) {
-      const std::string path = *relocate.begin();
-      relocate.erase(relocate.begin());
-      if (db.get_metadata(schema::file_key(path)).empty()) continue;  // forgotten since
-      try {
-        FileReport report = index_file(path);
-        if (options.on_file) options.on_file(report);
-      } catch (const InputError& e) {
-        fail(e);
-      }
-    }
   }
 };
 
@@ -441,11 +404,10 @@ std::string Writer::add(Abstract a) {
                   cluster::to_string({cluster::shard_of(id, impl_->shard.count), impl_->shard.count}) +
                   ", not to this index, shard " + cluster::to_string(impl_->shard));
     }
-    const Abstract made = indexer::make_abstract(record, a.source, a.venue, a.year);
-    Xapian::Document doc = impl_->document(made, title_in_text);
-    indexer::replace_same_paper(impl_->db, schema::id_term(made.id), "", doc);
-    impl_->db.replace_document(schema::id_term(made.id), doc);
-    return made.id;
+    Abstract made = indexer::make_abstract(record, a.source, a.venue, a.year);
+    std::string id = made.id;
+    impl_->papers(impl_->db).add({std::move(made), title_in_text}, /*replace=*/true);
+    return id;
   });
 }
 
@@ -461,14 +423,13 @@ bool Writer::remove(std::string_view id) {
 std::size_t Writer::remove_file(const fs::path& file) {
   return xapian_try(impl_->dir, [&] {
     const std::size_t removed = impl_->remove_file(indexer::absolute_path(file));
-    // A file that cannot be read again keeps its stale state: the next index run
-    // that reaches it reads it.
-    IndexOptions quiet;
-    auto ignore = [](const InputError&) {};
-    impl_->relocate_abstracts(quiet, ignore);
     impl_->commit();
     return removed;
   });
+}
+
+std::size_t Writer::abstracts() const {
+  return xapian_try(impl_->dir, [&] { return static_cast<std::size_t>(impl_->db.get_doccount()); });
 }
 
 void Writer::commit() {

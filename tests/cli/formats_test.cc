@@ -55,7 +55,7 @@ class Issue18 : public ::testing::Test {
 };
 
 TEST_F(Issue18, RecordsWithoutAnAbstractAreSkippedAndSaidSo) {
-  EXPECT_TRUE(contains(index_summary_, "indexed 1 file (2 abstracts)")) << index_summary_;
+  EXPECT_TRUE(contains(index_summary_, "indexed 1 file (2 records)")) << index_summary_;
   EXPECT_TRUE(contains(index_summary_, "skipped 1 record without an abstract")) << index_summary_;
 }
 
@@ -393,7 +393,7 @@ TEST(Issue18Shared, RealExportsAreFoundByTheirWordsAndAuthors) {
   const fs::path s2 = formats / "openalex-s2" / "Topic_Modeling_NLP--sample-S2-records.jsonl";
   auto r = run(ABSTRACTS_BIN, {"--index", index, "index", arxiv.string(), s2.string()}, env);
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(contains(r.err, "(258 abstracts)")) << "200 arXiv records and 58 of S2's 92 have one; " << r.err;
+  EXPECT_TRUE(contains(r.err, "(258 records)")) << "200 arXiv records and 58 of S2's 92 have one; " << r.err;
   // Counted as the data's README counts: records whose abstract is not empty.
   for (const auto& [file, count] : std::vector<std::pair<std::string, int>>{
            {"ris/SLR-automatic-screening--Exported_Items-zotero.ris", 246},
@@ -411,7 +411,7 @@ TEST(Issue18Shared, RealExportsAreFoundByTheirWordsAndAuthors) {
            {"bibtex/Parasite-Ecology--savedrecs-wos.bib", 406}}) {
     r = run(ABSTRACTS_BIN, {"--index", index, "index", (formats / file).string()}, env);
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_TRUE(contains(r.err, "(" + std::to_string(count) + " abstracts)")) << file << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "(" + std::to_string(count) + " records)")) << file << ": " << r.err;
   }
   // Every abstract, by its title's words as a phrase, and by its first author's
   // family name: two batches of queries (search --queries), one line each.

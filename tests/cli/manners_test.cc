@@ -259,11 +259,11 @@ TEST_F(Issue17Index, AFileNamedTwiceIsCountedOnceAndOneAbstractIsSingular) {
   write_file(dir_ / "one.txt", "NeurIPS 2026 Papers\nSparse attention for long contexts.\n");
   auto r = abstracts({"index", "one.txt", "one.txt", "./one.txt", (dir_ / "one.txt").string()});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(contains(r.err, "indexed 1 file (1 abstract) into")) << r.err;
+  EXPECT_TRUE(contains(r.err, "indexed 1 file (1 record) into")) << r.err;
   EXPECT_TRUE(contains(r.err, "0 abstracts removed")) << r.err;
   // A file and its folder: once.
   r = abstracts({"index", ".", "one.txt"});
-  EXPECT_TRUE(contains(r.err, "indexed 1 file (1 abstract) into")) << r.err;
+  EXPECT_TRUE(contains(r.err, "indexed 1 file (1 record) into")) << r.err;
   EXPECT_TRUE(contains(r.err, "0 new or changed, 1 unchanged")) << r.err;
 }
 
@@ -273,7 +273,7 @@ TEST_F(Issue17Index, TheIndexInTheFolderIndexedIsNotReadAsInput) {
     auto r = abstracts({"index", "."});
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_FALSE(contains(r.err, "error")) << r.err;
-    EXPECT_TRUE(contains(r.err, "indexed 1 file (1 abstract)")) << r.err;
+    EXPECT_TRUE(contains(r.err, "indexed 1 file (1 record)")) << r.err;
   }
 }
 
@@ -284,7 +284,7 @@ TEST_F(Issue17Index, RemovedFilesAndAbstractsAreCounted) {
   fs::remove(dir_ / "in" / "a.txt");
   auto r = abstracts({"index", "in"});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(contains(r.err, "indexed 1 file (1 abstract)")) << r.err;
+  EXPECT_TRUE(contains(r.err, "indexed 1 file (1 record)")) << r.err;
   EXPECT_TRUE(contains(r.err, "1 file gone, 2 abstracts removed")) << r.err;
 }
 

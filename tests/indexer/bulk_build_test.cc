@@ -1,11 +1,14 @@
 // The bulk build's shard parts: however many shard databases the workers write
-// (a new one every `part_abstracts` abstracts), the merged index is the same,
-// document for document in the same order, duplicates removed and a file that
-// failed half-way left out across every part.
+// (a new one every `part_abstracts` abstracts), the merged index holds the
+// same documents, duplicates merged and a file that failed half-way left out
+// across every part. (Their order may differ: the merged papers go into the last
+// part; hits of equal score are ordered by date and id, not by document number.)
 #include "indexer/bulk_build.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <compare>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -27,12 +30,10 @@ using abstracts::testing::write_file;
 struct Stored {
   std::vector<std::pair<std::string, Xapian::termcount>> terms;
   std::vector<std::pair<Xapian::valueno, std::string>> values;
-  bool operator==(const Stored&) const = default;
+  auto operator<=>(const Stored&) const = default;
 };
 
-// The documents of the index in `dir`, in document-number order (the order of
-// hits of equal score). The numbers themselves may differ: Xapian's compaction
-// closes the gaps that deleted documents leave at either end of a part.
+// The documents of the index in `dir`, sorted.
 std::vector<Stored> documents(const fs::path& dir) {
   Xapian::Database db(layout::current_generation(dir).string());
   std::vector<Stored> out;
@@ -43,6 +44,7 @@ std::vector<Stored> documents(const fs::path& dir) {
     for (auto v = doc.values_begin(); v != doc.values_end(); ++v) s.values.emplace_back(v.get_valueno(), *v);
     out.push_back(std::move(s));
   }
+  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -22,7 +22,11 @@ struct FileReport {
   enum class Status { kIndexed, kUnchanged, kRemoved };
   std::filesystem::path path;  // absolute
   Status status = Status::kIndexed;
-  std::size_t abstracts = 0;   // abstracts in the file
+  std::size_t abstracts = 0;   // records of abstracts in the file
+  // Of those, records of a paper that another record (of this file or another)
+  // already is: the index holds each paper once (docs/formats.md). Counted for
+  // the files read, 0 for those unchanged.
+  std::size_t same_paper = 0;
   std::size_t removed = 0;     // abstracts dropped from the index (gone from the file, or with it)
   std::size_t skipped = 0;     // records without an abstract (for BEIR: neither text nor title), left out
   std::size_t other_shards = 0;  // abstracts that belong to the other shards (WriterOptions::shard), left out
@@ -83,8 +87,10 @@ struct WriterOptions {
 // a crash loses at most the files since the last commit. The destructor commits
 // what is pending.
 //
-// An abstract can be in several files (the same text, or the same id): the index
-// keeps one, located in the file indexed last, until no file has it any more.
+// A paper can be in several files, or twice in one (records with the same id,
+// DOI, arXiv id or PMID): the index holds it once, shown from the file whose path
+// sorts last, until no file has it any more; the same files always make the
+// same index, whatever order they were indexed, changed and removed in.
 class Writer {
  public:
   // Opens (creating if needed) the index in `dir`. Throws IndexLocked if another
@@ -135,8 +141,12 @@ class Writer {
   // another one.
   std::string add(Abstract abstract);
 
-  // Removes the abstract with this id. Returns false if there was none.
+  // Removes the abstract with this id (with every record of its paper). Returns
+  // false if there was none.
   bool remove(std::string_view id);
+
+  // The abstracts (papers) in the index, with the changes not yet committed.
+  std::size_t abstracts() const;
 
   // Removes every abstract read from `file`, and forgets the file.
   std::size_t remove_file(const std::filesystem::path& file);

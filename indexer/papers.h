@@ -1,0 +1,89 @@
+// Papers: every record read of one paper, from one file or several, is one
+// document. Records are the same paper when they share an id or an identifier
+// (DOI, arXiv id, PMID), directly or through other records: a BibTeX entry with
+// a DOI and an arXiv id joins an arXiv listing of that id and a RIS record of
+// that DOI. Of the records of one file with the same id, the one read last (the
+// highest line) counts.
+//
+// A document keeps its records (schema::kRecordsSlot, when it has more than
+// one) and is made from them again whenever one comes or goes, so the index
+// holds, for a set of files, exactly the documents those files' records make,
+// whatever order the files were indexed, changed and removed in. The document
+// shows one record, the last in the order of (source path, line): of the file
+// whose path sorts last, its last one. Its missing DOI, arXiv id and PMID are
+// taken from the others, and it is found by every record's id, identifiers and
+// file.
+#ifndef ABSTRACTS_INDEXER_PAPERS_H_
+#define ABSTRACTS_INDEXER_PAPERS_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <xapian.h>
+
+#include "abstracts/abstract.h"
+#include "engine/compression.h"
+
+namespace abstracts::indexer {
+
+// One record as the index keeps it: the abstract make_abstract() made of it,
+// with its source and line, and whether its title is its text's first sentence.
+struct PaperRecord {
+  Abstract abstract;
+  bool title_in_text = false;
+};
+
+// `records` grouped into papers, each group in the order of (source, line) so
+// that the record shown is its last; of records with the same source and id,
+// only the one with the highest line is kept (on one line, the greatest).
+std::vector<std::vector<PaperRecord>> group_papers(std::vector<PaperRecord> records);
+
+// The terms through which a record is the same paper as another: its id term and
+// its identifier terms.
+std::vector<std::string> link_terms(const Abstract& abstract);
+
+// The records of `doc`, read with its database's `stored`. Throws CorruptIndex
+// when they cannot be read.
+std::vector<PaperRecord> paper_records(const Xapian::Document& doc, const compression::Decompressor& stored);
+
+// Writes papers into one database.
+class PaperWriter {
+ public:
+  // The document of one abstract (indexer::make_document with the index's
+  // analyzer, compressor and positions setting).
+  using MakeDocument = std::function<Xapian::Document(const Abstract&, bool title_in_text)>;
+
+  // `compressor` and `stored` use the database's dictionary. All are borrowed
+  // and must outlive the PaperWriter.
+  PaperWriter(Xapian::WritableDatabase& db, MakeDocument make, const compression::Compressor& compressor,
+              const compression::Decompressor& stored)
+      : db_(db), make_(std::move(make)), compressor_(compressor), stored_(stored) {}
+
+  // The document of one paper's records (a group of group_papers()).
+  Xapian::Document document(const std::vector<PaperRecord>& paper) const;
+
+  // Adds `record`, merged with every paper it shares an id or identifier with.
+  // With `replace`, a record of the same source and id already there goes
+  // (Writer::add: the abstract replaces the one added before). Returns whether
+  // the record is the same paper as another record of the index.
+  bool add(PaperRecord record, bool replace = false);
+
+  // Takes every record of the file indexed as `abs` out of the index: a paper
+  // with no other record leaves it, one with others is made again of them (and
+  // may fall apart into several). Returns the ids of the records taken out.
+  // `commit_every` > 0 commits after every that many documents, which bounds
+  // the memory of a large file's removal; only for a database that is not a
+  // transaction's (a copy, a bulk build's part).
+  std::vector<std::string> remove_file(const std::string& abs, Xapian::doccount commit_every = 0);
+
+ private:
+  Xapian::WritableDatabase& db_;
+  MakeDocument make_;
+  const compression::Compressor& compressor_;
+  const compression::Decompressor& stored_;
+};
+
+}  // namespace abstracts::indexer
+
+#endif  // ABSTRACTS_INDEXER_PAPERS_H_
