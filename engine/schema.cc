@@ -152,13 +152,17 @@ Abstract decode(std::string_view data, bool* title_in_text) {
 }
 
 std::string encode(const FileState& s) {
-  return std::to_string(s.size) + " " + std::to_string(s.mtime_ns) + " " + std::to_string(s.hash) +
-         " " + std::to_string(s.abstracts);
+  std::string out = std::to_string(s.size) + " " + std::to_string(s.mtime_ns) + " " + std::to_string(s.hash) + " " +
+                    std::to_string(s.abstracts);
+  for (const auto& source : s.sources) out += kSep + source;
+  return out;
 }
 
 bool decode(std::string_view data, FileState& s) {
-  return std::sscanf(std::string(data).c_str(), "%llu %lld %llu %llu", &s.size, &s.mtime_ns,
-                     &s.hash, &s.abstracts) == 4;
+  const auto fields = split(data, kSep);
+  s.sources.assign(fields.begin() + 1, fields.end());
+  return std::sscanf(std::string(fields[0]).c_str(), "%llu %lld %llu %llu", &s.size, &s.mtime_ns, &s.hash,
+                     &s.abstracts) == 4;
 }
 
 }  // namespace abstracts::schema

@@ -171,6 +171,9 @@ struct FileState {
   long long mtime_ns = 0;
   unsigned long long hash = 0;  // XXH3-64 of the file's bytes
   unsigned long long abstracts = 0;
+  // The sources (abstracts/source.h: absolute paths) whose walks yield the file:
+  // it leaves the index when none does any more.
+  std::vector<std::string> sources;
 };
 std::string encode(const FileState& state);
 bool decode(std::string_view data, FileState& state);

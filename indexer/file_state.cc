@@ -38,6 +38,7 @@ std::optional<schema::FileState> unchanged(Xapian::WritableDatabase& db, const f
   now = file_state(file);
   schema::FileState before;
   const bool known = schema::decode(db.get_metadata(schema::file_key(abs)), before);
+  now.sources = before.sources;
   // The content decides, not the time: `cp -p`, `touch -r` and file systems with
   // coarse timestamps keep a changed file's size and time.
   now.hash = hash_file(file);

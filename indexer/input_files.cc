@@ -75,6 +75,15 @@ FolderContents files_below(const fs::path& dir, const std::function<void(const I
   return out;
 }
 
+bool is_backup(const fs::path& file) {
+  const std::string name = file.filename().string();
+  if (name.ends_with('~') || (name.size() > 1 && name.front() == '#' && name.back() == '#')) return true;
+  for (const char* ext : {".swp", ".swo", ".swx", ".bak", ".orig", ".rej", ".tmp"}) {
+    if (name.ends_with(ext)) return true;
+  }
+  return false;
+}
+
 std::uint64_t bytes_of(const std::vector<fs::path>& files) {
   std::uint64_t total = 0;
   std::error_code ec;

@@ -40,6 +40,10 @@ FolderContents files_below(const std::filesystem::path& dir,
                            const std::function<void(const InputError&)>& on_error,
                            const std::function<void(const InputError&)>& on_warning);
 
+// Whether `file` is an editor's or a merge tool's leftover ("notes.bib~",
+// "#notes.bib#", ".swp", ".bak", ".orig"): a folder's walk leaves it out.
+bool is_backup(const std::filesystem::path& file);
+
 // The bytes of `files` on disk, for progress.
 std::uint64_t bytes_of(const std::vector<std::filesystem::path>& files);
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <utility>
 #include <vector>
@@ -28,6 +29,46 @@ constexpr const char* kFormatsHint =
     "one abstract a line), JSON Lines of BEIR, arXiv's metadata snapshot or "
     "Semantic Scholar; RIS; BibTeX and BibLaTeX; CSL-JSON; OpenAlex; PubMed XML; arXiv's Atom API "
     "(docs/formats.md)";
+
+// What a file of no known format seems to be, by its name's extension.
+std::string kind_by_name(const std::filesystem::path& file) {
+  std::string ext = file.extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static const std::pair<const char*, const char*> kKinds[] = {
+      {".pdf", "PDF"},        {".md", "Markdown"},     {".markdown", "Markdown"}, {".html", "HTML"},
+      {".htm", "HTML"},       {".txt", "text"},        {".docx", "document"},     {".doc", "document"},
+      {".odt", "document"},   {".rtf", "document"},    {".epub", "document"},     {".png", "image"},
+      {".jpg", "image"},      {".jpeg", "image"},      {".gif", "image"},         {".svg", "image"},
+      {".tif", "image"},      {".tiff", "image"},      {".webp", "image"},        {".zip", "archive"},
+      {".tar", "archive"},    {".7z", "archive"},      {".csv", "CSV"},           {".tsv", "CSV"}};
+  for (const auto& [e, kind] : kKinds) {
+    if (ext == e) return kind;
+  }
+  return "other";
+}
+
+// Throws UnknownFormat for a PDF or another binary file (NUL bytes among its
+// first bytes), told before its bytes are read as text: a PDF is no text in
+// another encoding, and the hint for one must not say so. Gzip is read through.
+void refuse_binary(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  char head[8192];
+  in.read(head, sizeof head);
+  const std::string_view bytes(head, static_cast<std::size_t>(in.gcount()));
+  if (bytes.starts_with("\x1f\x8b")) return;
+  if (bytes.starts_with("%PDF-")) {
+    throw UnknownFormat(file.string() + ": a PDF, not a file of abstracts", file.string(), 0,
+                        "abstracts indexes abstracts and bibliographies, not papers: export the library's records "
+                        "(BibTeX, RIS, CSL-JSON) with their abstracts; " + std::string(kFormatsHint),
+                        "PDF");
+  }
+  // A stray NUL in text is an error on its line (LineSource); images, archives
+  // and UTF-16 have them all along.
+  if (std::count(bytes.begin(), bytes.end(), '\0') >= 4) {
+    throw UnknownFormat(file.string() + ": a binary file (or text in UTF-16), not a file of abstracts",
+                        file.string(), 0, std::string("convert text to UTF-8; ") + kFormatsHint, kind_by_name(file));
+  }
+}
 
 // "NeurIPS 2026 Papers" -> ("NeurIPS", 2026): the venue is what comes before a
 // four-digit year.
@@ -669,6 +710,7 @@ class RisReader : public Reader {
 }  // namespace
 
 std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
+  refuse_binary(file);
   auto src = std::make_unique<LineSource>(file);
   std::string first;
   bool any = false;
@@ -715,10 +757,10 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
   if (ris) return std::make_unique<RisReader>(std::move(src));
   // BibTeX, perhaps after comments or free text (Zotero: "% Zotero export").
   if (bibtex) return std::make_unique<BibtexReader>(std::move(src));
-  throw InputError(src->where(first_line) +
-                       ": not a format abstracts reads (as its text format, the header line naming "
-                       "the venue and year is missing)",
-                   src->name(), first_line, kFormatsHint);
+  throw UnknownFormat(src->where(first_line) +
+                          ": not a format abstracts reads (as its text format, the header line naming "
+                          "the venue and year is missing)",
+                      src->name(), first_line, kFormatsHint, kind_by_name(file));
 }
 
 std::vector<Record> read_all(const std::filesystem::path& file) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "abstracts/abstract.h"
+#include "abstracts/error.h"
 
 namespace abstracts::indexer {
 
@@ -55,7 +56,9 @@ enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis, kBibtex, kPubm
 // BibTeX and BibLaTeX: see BibtexReader; an entry without an abstract is
 // skipped (counted).
 //
-// Throws InputError (naming the file and line) for an unreadable file, bytes
+// Throws UnknownFormat for a file of no format it reads (a PDF or other binary
+// file, by its first bytes, before it is read as text), InputError (naming the file
+// and line) for an unreadable file, bytes
 // that are not UTF-8, a missing header, bad JSON, malformed XML or a line over
 // 1 MiB (except in a JSON document or array, read in pieces: a minified OpenAlex
 // response).
@@ -82,6 +85,20 @@ class Reader {
   std::string venue_;
   int year_ = 0;
   std::size_t skipped_ = 0;
+};
+
+// A file that holds no format abstracts reads: a PDF, another binary file, text
+// of no known format. kind() says what it seems to be, from its first bytes or
+// its name ("PDF", "Markdown", "image", "other"): a folder's walk leaves such
+// files out and counts them by kind.
+class UnknownFormat : public InputError {
+ public:
+  UnknownFormat(const std::string& message, std::string file, std::size_t line, std::string hint, std::string kind)
+      : InputError(message, std::move(file), line, std::move(hint)), kind_(std::move(kind)) {}
+  const std::string& kind() const noexcept { return kind_; }
+
+ private:
+  std::string kind_;
 };
 
 // Reads all records of `file` (for tests and small files).

@@ -12,12 +12,13 @@
 #include "engine/compression.h"
 #include "engine/layout.h"
 #include "engine/schema.h"
+#include "engine/sources.h"
 #include "engine/xapian_errors.h"
 #include "indexer/bulk_build.h"
 #include "indexer/document.h"
-#include "indexer/papers.h"
 #include "indexer/file_state.h"
 #include "indexer/input_files.h"
+#include "indexer/papers.h"
 #include "indexer/reader.h"
 
 namespace abstracts {
@@ -196,35 +197,85 @@ struct Writer::Impl {
     }
   }
 
-  // Forgets the files indexed from below `from` that are gone: not `seen` in it
-  // now, and not on the disk either. What was indexed from an `unreadable`
-  // folder stays: nobody can tell whether it is gone.
-  void remove_vanished(const fs::path& from, const std::unordered_set<std::string>& seen,
-                       const std::vector<fs::path>& unreadable, const IndexOptions& options) {
-    std::string prefix = schema::file_key(indexer::absolute_path(from) + "/");
-    std::vector<std::string> unreadable_folders;
-    for (const auto& u : unreadable) unreadable_folders.push_back(indexer::absolute_path(u) + "/");
-    std::vector<std::string> gone;
+  // The state of every indexed file, by path.
+  std::vector<std::pair<std::string, schema::FileState>> file_states() const {
+    std::vector<std::pair<std::string, schema::FileState>> out;
+    const std::string prefix(schema::kFileKeyPrefix);
     for (auto k = db.metadata_keys_begin(prefix); k != db.metadata_keys_end(prefix); ++k) {
-      std::string path = (*k).substr(schema::kFileKeyPrefix.size());
-      if (seen.count(path) != 0 || db.get_metadata(*k).empty()) continue;
-      auto under = [&](const std::string& folder) { return path.starts_with(folder); };
-      if (std::any_of(unreadable_folders.begin(), unreadable_folders.end(), under)) continue;
+      schema::FileState state;
+      if (schema::decode(db.get_metadata(*k), state)) out.emplace_back((*k).substr(prefix.size()), std::move(state));
+    }
+    return out;
+  }
+
+  // Forgets the file `path` (its records leave the index) and tells `options`.
+  void drop_file(const std::string& path, const IndexOptions& options) {
+    FileReport report;
+    report.path = path;
+    report.status = FileReport::Status::kRemoved;
+    report.removed = remove_file(path);
+    if (options.on_file) options.on_file(report);
+  }
+
+  // After `source` was walked: the files it yields now (and that are indexed)
+  // list it; those that listed it and that it no longer yields (but for those
+  // below a folder it could not read) lose it, and leave the index when no
+  // source yields them any more.
+  void settle_source(const std::string& source, const std::unordered_set<std::string>& yielded,
+                     const std::vector<std::string>& unreadable, const IndexOptions& options) {
+    std::vector<std::pair<std::string, schema::FileState>> changed;
+    std::vector<std::string> orphans;
+    for (auto& [path, state] : file_states()) {
+      auto& list = state.sources;
+      const bool listed = std::find(list.begin(), list.end(), source) != list.end();
+      if (yielded.count(path) != 0) {
+        if (listed) continue;
+        list.push_back(source);
+        std::sort(list.begin(), list.end());
+      } else {
+        const auto below = [&](const std::string& folder) { return sources::is_below(path, folder); };
+        if (!listed || std::any_of(unreadable.begin(), unreadable.end(), below)) continue;
+        std::erase(list, source);
+        if (list.empty()) {
+          orphans.push_back(path);
+          continue;
+        }
+      }
+      changed.emplace_back(path, std::move(state));
+    }
+    for (const auto& [path, state] : changed) db.set_metadata(schema::file_key(path), schema::encode(state));
+    for (const auto& path : orphans) drop_file(path, options);
+  }
+
+  // Forgets the indexed files that are not there any more: no hit may point at one.
+  void drop_gone_files(const IndexOptions& options) {
+    std::vector<std::string> gone;
+    for (const auto& [path, state] : file_states()) {
       std::error_code ec;
       if (fs::status(path, ec).type() == fs::file_type::not_found) gone.push_back(path);
     }
-    for (const auto& path : gone) {
-      FileReport report;
-      report.path = path;
-      report.status = FileReport::Status::kRemoved;
-      report.removed = remove_file(path);
-      if (options.on_file) options.on_file(report);
-    }
+    for (const auto& path : gone) drop_file(path, options);
   }
 
-  std::size_t index(const std::vector<fs::path>& paths, const IndexOptions& options) {
+  // One run over `requested` sources (absolute paths): each file or folder is
+  // indexed (a folder walked with its globs) and remembered as a source. With
+  // `sync`, a source whose path is gone is told to options.on_source_gone rather
+  // than failing. Returns the number of files that failed.
+  std::size_t run(std::vector<Source> requested, const IndexOptions& options, bool sync) {
     std::size_t failed = 0;
+    // Files found by walking a folder, where a file of no known format is left
+    // out (counted by kind) rather than failing.
+    std::unordered_set<std::string> walked_files;
     auto fail = [&](const InputError& e) {
+      if (const auto* unknown = dynamic_cast<const indexer::UnknownFormat*>(&e);
+          unknown != nullptr && walked_files.count(indexer::absolute_path(e.file())) != 0) {
+        FileReport report;
+        report.path = indexer::absolute_path(e.file());
+        report.status = FileReport::Status::kSkipped;
+        report.kind = unknown->kind();
+        if (options.on_file) options.on_file(report);
+        return;
+      }
       ++failed;
       if (!options.on_error) throw e;
       options.on_error(e);
@@ -232,27 +283,51 @@ struct Writer::Impl {
     auto warn = [&](const InputError& e) {
       if (options.on_warning) options.on_warning(e);
     };
-    // Expand directories; remember them to forget their vanished files after.
-    struct Folder {
-      fs::path path;
-      std::unordered_set<std::string> seen;
-      std::vector<fs::path> unreadable;
+    struct Walk {
+      Source source;
+      std::unordered_set<std::string> yielded;
+      std::vector<std::string> unreadable;
+      bool present = true;
     };
+    std::vector<Walk> walks;
     std::vector<fs::path> files;
-    std::vector<Folder> folders;
-    for (const auto& p : paths) {
+    for (auto& source : requested) {
+      Walk& walk = walks.emplace_back(Walk{std::move(source), {}, {}, true});
+      Source& s = walk.source;
       std::error_code ec;
-      if (!fs::is_directory(p, ec)) {
-        files.push_back(p);
+      const fs::file_status st = fs::status(s.path, ec);
+      if (sync && st.type() == fs::file_type::not_found) {
+        walk.present = false;
+        if (options.on_source_gone) options.on_source_gone(s.path);
         continue;
       }
+      if (!fs::is_directory(st)) {
+        s.kind = Source::Kind::kFile;
+        files.push_back(s.path);
+        walk.yielded.insert(s.path.string());
+        continue;
+      }
+      if (s.kind == Source::Kind::kFile) s.kind = Source::Kind::kFolder;
       try {
-        indexer::FolderContents below = indexer::files_below(p, fail, warn);
-        Folder folder{p, {}, std::move(below.unreadable)};
-        for (const auto& f : below.files) folder.seen.insert(indexer::absolute_path(f));
-        folders.push_back(std::move(folder));
-        files.insert(files.end(), below.files.begin(), below.files.end());
+        indexer::FolderContents below = indexer::files_below(s.path, fail, warn);
+        for (const auto& u : below.unreadable) walk.unreadable.push_back(indexer::absolute_path(u));
+        for (auto& f : below.files) {
+          if (indexer::is_backup(f)) {
+            FileReport report;
+            report.path = indexer::absolute_path(f);
+            report.status = FileReport::Status::kSkipped;
+            report.kind = "backup";
+            if (options.on_file) options.on_file(report);
+            continue;
+          }
+          if (!sources::passes_globs(s.globs, f.lexically_relative(s.path).generic_string())) continue;
+          std::string abs = indexer::absolute_path(f);
+          walked_files.insert(abs);
+          walk.yielded.insert(std::move(abs));
+          files.push_back(std::move(f));
+        }
       } catch (const InputError& e) {
+        walk.present = false;  // unreadable: what the index has from it stays
         fail(e);
       }
     }
@@ -290,9 +365,57 @@ struct Writer::Impl {
         commit_if_due();
       }
     }
-    for (const auto& folder : folders) remove_vanished(folder.path, folder.seen, folder.unreadable, options);
+    const auto now = std::chrono::duration_cast<std::chrono::seconds>(
+                         std::chrono::system_clock::now().time_since_epoch()).count();
+    for (auto& walk : walks) {
+      if (!walk.present) continue;
+      settle_source(walk.source.path.string(), walk.yielded, walk.unreadable, options);
+      walk.source.last_sync = now;
+      db.set_metadata(sources::key(walk.source.path.string()), sources::encode(walk.source));
+    }
+    drop_gone_files(options);
     commit();
     return failed;
+  }
+
+  // `paths` as sources: absolute, a folder's with `options.globs`.
+  static std::vector<Source> as_sources(const std::vector<fs::path>& paths, const IndexOptions& options) {
+    std::vector<Source> out;
+    for (const auto& p : paths) {
+      Source s;
+      s.path = indexer::absolute_path(p);
+      std::error_code ec;
+      if (fs::is_directory(p, ec)) {
+        s.kind = options.demo ? Source::Kind::kDemo : Source::Kind::kFolder;
+        s.globs = options.globs;
+      }
+      out.push_back(std::move(s));
+    }
+    return out;
+  }
+
+  // Forgets the sources `paths` (absolute): the files that no other source
+  // yields leave the index, with their abstracts. Returns how many abstracts left.
+  std::size_t forget(const std::vector<std::string>& paths) {
+    const auto before = db.get_doccount();
+    for (const auto& path : paths) db.set_metadata(sources::key(path), "");
+    std::vector<std::pair<std::string, schema::FileState>> changed;
+    std::vector<std::string> orphans;
+    for (auto& [path, state] : file_states()) {
+      const auto forgotten = [&](const std::string& s) {
+        return std::find(paths.begin(), paths.end(), s) != paths.end();
+      };
+      if (std::erase_if(state.sources, forgotten) == 0) continue;
+      if (state.sources.empty()) {
+        orphans.push_back(path);
+      } else {
+        changed.emplace_back(path, std::move(state));
+      }
+    }
+    for (const auto& [path, state] : changed) db.set_metadata(schema::file_key(path), schema::encode(state));
+    for (const auto& path : orphans) remove_file(path);
+    commit();
+    return before - db.get_doccount();
   }
 };
 
@@ -369,7 +492,29 @@ Writer Writer::open(const fs::path& dir, const WriterOptions& options) {
 }
 
 std::size_t Writer::index(const std::vector<fs::path>& paths, const IndexOptions& options) {
-  return xapian_try(impl_->dir, [&] { return impl_->index(paths, options); });
+  return xapian_try(impl_->dir, [&] { return impl_->run(Impl::as_sources(paths, options), options, false); });
+}
+
+std::size_t Writer::sync(const IndexOptions& options) {
+  return xapian_try(impl_->dir, [&] { return impl_->run(sources::of(impl_->db), options, true); });
+}
+
+std::vector<Source> Writer::sources() const {
+  return xapian_try(impl_->dir, [&] { return sources::of(impl_->db); });
+}
+
+std::size_t Writer::forget(const std::vector<fs::path>& paths) {
+  return xapian_try(impl_->dir, [&] {
+    std::vector<std::string> absolute;
+    for (const auto& p : paths) {
+      absolute.push_back(indexer::absolute_path(p));
+      if (impl_->db.get_metadata(sources::key(absolute.back())).empty()) {
+        throw InputError(p.string() + " is no source of the index", p.string(), 0,
+                         "the sources are the files and folders given to index; the index's sources list them");
+      }
+    }
+    return impl_->forget(absolute);
+  });
 }
 
 FileReport Writer::index_file(const fs::path& file) {
@@ -422,7 +567,9 @@ bool Writer::remove(std::string_view id) {
 
 std::size_t Writer::remove_file(const fs::path& file) {
   return xapian_try(impl_->dir, [&] {
-    const std::size_t removed = impl_->remove_file(indexer::absolute_path(file));
+    const std::string path = indexer::absolute_path(file);
+    if (!impl_->db.get_metadata(sources::key(path)).empty()) return impl_->forget({path});
+    const std::size_t removed = impl_->remove_file(path);
     impl_->commit();
     return removed;
   });

@@ -7,6 +7,7 @@
 #include "abstracts/error.h"
 #include "abstracts/index.h"
 #include "abstracts/search.h"
+#include "abstracts/source.h"
 #include "abstracts/version.h"
 #include "abstracts/writer.h"
 

@@ -13,13 +13,16 @@
 #include <vector>
 
 #include "abstracts/abstract.h"
+#include "abstracts/source.h"
 
 namespace abstracts {
 
 // What indexing did with one file.
 struct FileReport {
-  // kRemoved: the file is gone from a folder being indexed, and the index forgot it.
-  enum class Status { kIndexed, kUnchanged, kRemoved };
+  // kRemoved: the file is gone, or no source yields it any more, and the index
+  // forgot it. kSkipped: a file found in a folder that holds no format abstracts
+  // reads (a PDF, a README), or an editor's backup, left out.
+  enum class Status { kIndexed, kUnchanged, kRemoved, kSkipped };
   std::filesystem::path path;  // absolute
   Status status = Status::kIndexed;
   std::size_t abstracts = 0;   // records of abstracts in the file
@@ -30,6 +33,7 @@ struct FileReport {
   std::size_t removed = 0;     // abstracts dropped from the index (gone from the file, or with it)
   std::size_t skipped = 0;     // records without an abstract (for BEIR: neither text nor title), left out
   std::size_t other_shards = 0;  // abstracts that belong to the other shards (WriterOptions::shard), left out
+  std::string kind;  // kSkipped: what the file seems to be ("PDF", "Markdown", "backup", "other")
 };
 
 // How far an index() call has got.
@@ -54,6 +58,15 @@ struct IndexOptions {
   std::function<void(const std::exception&)> on_warning;
   // Called on the calling thread every few thousand abstracts.
   std::function<void(const IndexProgress&)> on_progress;
+  // Called by sync() for each source whose path is gone: its files' abstracts
+  // leave the index, and the source stays until forget() (or until it is back).
+  std::function<void(const std::filesystem::path&)> on_source_gone;
+  // Globs (ripgrep's syntax, `!` to exclude; engine/sources.h) that choose the
+  // files of the folders given to index(); remembered with each folder for its
+  // syncs. Files named directly are always read.
+  std::vector<std::string> globs;
+  // The folders given to index() are the bundled demo corpus (Source::Kind::kDemo).
+  bool demo = false;
   // Threads for a bulk build; 0 means one per core.
   unsigned threads = 0;
 };
@@ -103,8 +116,11 @@ class Writer {
   Writer& operator=(Writer&&) noexcept;
   ~Writer();
 
-  // Indexes files and directories (directories recursively, hidden files
-  // skipped, in name order), as index_file() and index_directory() do. When the
+  // Indexes files and directories (directories recursively, in name order,
+  // leaving out hidden files and folders, editors' backups and files of no known
+  // format), as index_file() and index_directory() do, and remembers each path
+  // as a source of the index (Source, sync()). A file that no source yields any
+  // more, and a file that is gone, leaves the index. When the
   // index is empty, it is built in bulk: the files are analysed on several
   // threads into shards that are merged (Xapian compaction) into a new
   // generation of the index, published atomically at the end; memory stays
@@ -148,8 +164,24 @@ class Writer {
   // The abstracts (papers) in the index, with the changes not yet committed.
   std::size_t abstracts() const;
 
-  // Removes every abstract read from `file`, and forgets the file.
+  // Removes every abstract read from `file`, and forgets the file (and the
+  // source, if it is one). Returns how many abstracts left the index.
   std::size_t remove_file(const std::filesystem::path& file);
+
+  // Indexes every source again, as index() did them: folders walked again (files
+  // added, changed and gone), files read again if they changed. A source whose
+  // path is gone goes to options.on_source_gone, and its abstracts leave the
+  // index. Returns the number of files that failed.
+  std::size_t sync(const IndexOptions& options = {});
+
+  // The index's sources, in path order.
+  std::vector<Source> sources() const;
+
+  // Forgets the sources `paths` (as given to index()): the abstracts of their
+  // files leave the index, but those another source also has. Throws
+  // InputError, and changes nothing, if a path is no source. Returns how many
+  // abstracts left the index.
+  std::size_t forget(const std::vector<std::filesystem::path>& paths);
 
   // Makes the changes since the last commit visible to readers, atomically.
   void commit();
