@@ -46,11 +46,6 @@ void print_error(const std::exception& e, const Context& ctx);
 // `path` relative to the current directory when it lies below it, else as is.
 std::string display_path(const std::string& path);
 
-// `text` with its control characters (ESC, BEL, CR, newlines...) written as
-// \xHH, so that what a file name or an abstract holds cannot move the terminal's
-// cursor or forge a line of the output. For the text output and stderr.
-std::string escape_controls(std::string_view text);
-
 // A query as stderr names it, escaped (escape_controls) and quoted so that it
 // can be typed again: "sparse attention", but '"galaxy cluster"' for a query
 // with double quotes in it, as a shell would need it.
