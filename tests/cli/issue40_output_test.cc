@@ -100,6 +100,93 @@ class Issue40 : public ::testing::Test {
 };
 
 // ---------------------------------------------------------------------------
+// 1. --queries reads a regular file (or standard input) by the input rules.
+
+TEST_F(Issue40, QueriesFolderIsAnErrorWithAHint) {
+  index_files({{"a.txt", kHeader + "An abstract about attention.\n"}});
+  fs::create_directories(dir_ / "queries");
+  auto r = abstracts({"search", "--queries", (dir_ / "queries").string()});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "error: " + (dir_ / "queries").string() + ": is a directory\n")) << r.err;
+  EXPECT_TRUE(contains(r.err, "\nhint: --queries takes a file")) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(Issue40, QueriesFromADeviceAreRefusedAtOnce) {
+  index_files({{"a.txt", kHeader + "An abstract about attention.\n"}});
+  // /dev/zero has no end and no line break: read as lines, it grew without bound.
+  auto r = run_with_limit(std::chrono::seconds(5), ABSTRACTS_BIN,
+                          {"--index", index().string(), "search", "--queries", "/dev/zero"},
+                          sandbox_env(dir_.path()), dir_.path());
+  EXPECT_FALSE(r.timed_out) << "still reading /dev/zero";
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "error: /dev/zero: not a regular file")) << r.err;
+  EXPECT_TRUE(contains(r.err, "\nhint: ")) << r.err;
+}
+
+TEST_F(Issue40, QueriesLineOverOneMiBNulOrNotUtf8IsAnErrorNamingFileAndLine) {
+  index_files({{"a.txt", kHeader + "An abstract about attention.\n"}});
+  struct Case {
+    std::string third_line, says;
+  };
+  for (const auto& c : {Case{std::string(1 << 20, 'a') + "b", "line longer than 1 MiB"},
+                        Case{std::string("sparse\0attention", 16), "a NUL byte (byte 7 of the line)"},
+                        Case{"attenti\xF3n", "not valid UTF-8 (byte 8 of the line)"},
+                        Case{"\xC0\xA0overlong", "not valid UTF-8 (byte 1 of the line)"}}) {
+    SCOPED_TRACE(c.says);
+    std::string file = "q1\tattention\n\n";
+    file += c.third_line;
+    file += "\nq4\tattention\n";
+    write_file(dir_ / "queries.tsv", file);
+    auto r = abstracts({"search", "--json", "--queries", (dir_ / "queries.tsv").string()});
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "error: " + (dir_ / "queries.tsv").string() + ":3: " + c.says + "\n")) << r.err;
+    EXPECT_TRUE(contains(r.err, "\nhint: ")) << r.err;
+    // Line 1 ran; the bad line ends the batch.
+    const auto out = lines(r.out);
+    ASSERT_EQ(out.size(), 1u) << r.out;
+    EXPECT_EQ(json::parse(out[0]).at("query"), "q1");
+    // The same from standard input.
+    r = abstracts({"search", "--count", "--queries", "-"}, file);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "error: standard input:3: " + c.says + "\n")) << r.err;
+    EXPECT_EQ(r.out, "q1\t1\n");
+  }
+  // A BOM at the start is no part of the first id.
+  auto r = abstracts({"search", "--count", "--queries", "-"}, "\xEF\xBB\xBFq1\tattention\n");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "q1\t1\n");
+}
+
+// 3. A line "<TAB>QUERY" printed a count with no id, and JSON without "query".
+TEST_F(Issue40, QueriesLineWithAnEmptyIdIsAnErrorNamingTheLine) {
+  index_files({{"a.txt", kHeader + "An abstract about attention.\n"}});
+  for (const std::string line : {"\tattention", "  \tattention"}) {
+    SCOPED_TRACE(line);
+    write_file(dir_ / "queries.tsv", "attention\n" + line + "\n");
+    for (const std::vector<std::string>& extra :
+         {std::vector<std::string>{"--count"}, {"--json"}, {"--count", "--json"}, {}}) {
+      std::vector<std::string> args{"search", "--queries", (dir_ / "queries.tsv").string()};
+      args.insert(args.end(), extra.begin(), extra.end());
+      auto r = abstracts(args);
+      EXPECT_EQ(r.status, 2) << r.err;
+      EXPECT_TRUE(contains(r.err, "error: " + (dir_ / "queries.tsv").string() +
+                                      ":2: the id before the tab is empty\nhint: "))
+          << r.err;
+      // Only line 1's answer, labelled by its number.
+      for (const auto& out : lines(r.out)) {
+        if (out.starts_with("{")) {
+          EXPECT_EQ(json::parse(out).at("query"), "1") << r.out;
+        } else if (!out.empty() && !out.starts_with(" ")) {
+          EXPECT_TRUE(out.starts_with("1\t") || out.starts_with("query 1: ") || out.starts_with("1  "))
+              << r.out;
+        }
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
 // 2. C0, DEL, C1 and bidi controls are escapes in text, on stderr and in JSON.
 
 TEST_F(Issue40, ControlCharactersAreEscapedInTextAndOnStderr) {
