@@ -122,6 +122,12 @@ std::string cli_hint(const Error& e, const Context& ctx) {
     if (dynamic_cast<const IndexNotFound*>(&e) != nullptr && !e.hint().empty()) {
       return "build each shard the cluster file names with `abstracts index --index SHARD --shard K/N`";
     }
+    // A line that is no shard, a shard built wrong or damaged, a shard missing:
+    // the library's hints for the last three name its API (WriterOptions{Shard{K, N}}).
+    if (dynamic_cast<const CorruptIndex*>(&e) != nullptr) {
+      return "a cluster file has a line `remote HOST:PORT` or `auto PATH` for each shard K of N, an index "
+             "built with `abstracts index --index SHARD --shard K/N` (docs/scale-out.md)";
+    }
     return e.hint();
   }
   const std::string index_command =

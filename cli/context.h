@@ -36,8 +36,9 @@ struct Context {
 };
 
 // The hint the command line gives for `e`: the library's hints speak of its API
-// (abstracts::Writer), so for a missing, locked or damaged index the CLI says which
-// `abstracts index` command to run instead. Other hints are the library's.
+// (abstracts::Writer), so for a missing, locked or damaged index or cluster (and
+// a cluster file's errors) the CLI says which `abstracts index` command to run,
+// or how a cluster file reads, instead. Other hints are the library's.
 std::string cli_hint(const Error& e, const Context& ctx);
 
 // Prints the error and its hint (cli_hint) to stderr as "error: ..." / "hint: ...".
