@@ -122,8 +122,9 @@ std::string cli_hint(const Error& e, const Context& ctx) {
     if (dynamic_cast<const IndexNotFound*>(&e) != nullptr && !e.hint().empty()) {
       return "build each shard the cluster file names with `abstracts index --index SHARD --shard K/N`";
     }
-    // A line that is no shard, a shard built wrong or damaged, a shard missing:
-    // the library's hints for the last three name its API (WriterOptions{Shard{K, N}}).
+    // A line that is no shard, a shard missing, built wrong or damaged: the
+    // library's hints for the last two name its API (WriterOptions{Shard{K, N}},
+    // abstracts::Writer), so each gets the CLI's.
     if (dynamic_cast<const CorruptIndex*>(&e) != nullptr) {
       return "a cluster file has a line `remote HOST:PORT` or `auto PATH` for each shard K of N, an index "
              "built with `abstracts index --index SHARD --shard K/N` (docs/scale-out.md)";
