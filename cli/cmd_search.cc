@@ -1,10 +1,10 @@
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "cli/commands.h"
+#include "cli/escape.h"
 #include "cli/printer.h"
+#include "cli/queries_file.h"
 
 namespace abstracts::cli {
 
@@ -69,42 +69,26 @@ std::size_t search_one(const Index& index, const std::string& query, const Searc
   return print_hits(printer, args.options, fetch);
 }
 
-// --queries: one query per line, "ID<TAB>QUERY" or just QUERY (labelled by its
-// line number); blank lines are skipped. A query that fails is reported and the
-// batch goes on. Exit status: 2 if any query failed, else 0 if any found
-// something, else 1.
-int search_batch(const Context& ctx, const Index& index, const SearchArgs& args, Printer& printer) {
-  std::ifstream file;
-  if (args.queries != "-") {
-    file.open(args.queries, std::ios::binary);
-    if (!file) {
-      throw Error(args.queries + ": cannot read: " + std::strerror(errno),
-                  "--queries takes a file with one query per line, or - for standard input");
-    }
-  }
-  std::istream& in = args.queries == "-" ? std::cin : file;
+// --queries: one query per line (QueriesFile). A query that fails is reported
+// and the batch goes on; a line that is no query (not UTF-8, say) ends it with
+// the error. Exit status: 2 if any query failed, else 0 if any found something,
+// else 1.
+int search_batch(const Context& ctx, const Index& index, QueriesFile& queries, const SearchArgs& args,
+                 Printer& printer) {
   bool found = false, failed = false;
-  std::string line;
-  for (std::size_t number = 1; std::getline(in, line); ++number) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    std::string label = std::to_string(number), query = line;
-    if (const auto tab = line.find('\t'); tab != std::string::npos) {
-      label = line.substr(0, tab);
-      query = line.substr(tab + 1);
-    }
+  QueryLine line;
+  while (queries.next(line)) {
     try {
-      if (!args.count) printer.query(label, query);
-      if (search_one(index, query, args, printer, label) > 0) found = true;
+      if (!args.count) printer.query(line.id, line.query);
+      if (search_one(index, line.query, args, printer, line.id) > 0) found = true;
     } catch (const Error& e) {
       failed = true;
-      std::cerr << "error: query " << escape_controls(label) << ": " << escape_controls(e.what()) << '\n';
+      std::cerr << "error: query " << escape_controls(line.id) << ": " << escape_controls(e.what()) << '\n';
       if (const std::string hint = cli_hint(e, ctx); !hint.empty()) {
         std::cerr << "hint: " << escape_controls(hint) << '\n';
       }
     }
   }
-  if (in.bad()) throw Error(args.queries + ": read error");
   return failed ? 2 : found ? 0 : 1;
 }
 
@@ -138,10 +122,13 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
     args->options.correct_spelling = !args->no_correct;
     args->options.expand_acronyms = !args->no_acronyms;
     if (args->no_feedback) args->options.ranking.feedback_min_words = 0;
+    // The file first: its errors need no index, nor the bundled corpus indexed.
+    std::optional<QueriesFile> queries;
+    if (!args->queries.empty()) queries.emplace(args->queries);
     const Index index = ctx.open_index();
     auto printer = make_printer(args->json, ctx);
-    if (!args->queries.empty()) {
-      status = search_batch(ctx, index, *args, *printer);
+    if (queries) {
+      status = search_batch(ctx, index, *queries, *args, *printer);
       return;
     }
     std::string query;

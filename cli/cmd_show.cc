@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/escape.h"
 #include "cli/printer.h"
 
 namespace abstracts::cli {
@@ -20,7 +21,7 @@ void add_show_command(CLI::App& app, Context& ctx, int& status) {
     for (const auto& id : *ids) {
       auto a = index.get(id);
       if (!a) {
-        std::cerr << "abstracts: no abstract with id '" << id << "'\n";
+        std::cerr << "abstracts: no abstract with id '" << escape_controls(id) << "'\n";
         all_found = false;
         continue;
       }

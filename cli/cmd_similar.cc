@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/escape.h"
 #include "cli/printer.h"
 
 namespace abstracts::cli {

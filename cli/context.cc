@@ -10,6 +10,8 @@
 #include <optional>
 #include <unordered_map>
 
+#include "cli/escape.h"
+
 namespace abstracts::cli {
 namespace fs = std::filesystem;
 
@@ -95,8 +97,8 @@ Index Context::open_index() const {
   auto dir = index_dir();
   std::error_code ec;
   if (index_is_default() && !fs::exists(dir, ec)) {
-    std::cerr << "abstracts: no index yet at " << dir.string() << "; indexing the bundled corpus ("
-              << corpus_dir().string() << ") first\n";
+    std::cerr << "abstracts: no index yet at " << escape_controls(dir.string()) << "; indexing the bundled corpus ("
+              << escape_controls(corpus_dir().string()) << ") first\n";
     if (run_indexing(*this, {}, false) != 0) {
       throw Error("could not index the bundled corpus", "see the errors above");
     }
@@ -120,6 +122,13 @@ std::string cli_hint(const Error& e, const Context& ctx) {
     if (dynamic_cast<const IndexNotFound*>(&e) != nullptr && !e.hint().empty()) {
       return "build each shard the cluster file names with `abstracts index --index SHARD --shard K/N`";
     }
+    // A line that is no shard, a shard missing, built wrong or damaged: the
+    // library's hints for the last two name its API (WriterOptions{Shard{K, N}},
+    // abstracts::Writer), so each gets the CLI's.
+    if (dynamic_cast<const CorruptIndex*>(&e) != nullptr) {
+      return "a cluster file has a line `remote HOST:PORT` or `auto PATH` for each shard K of N, an index "
+             "built with `abstracts index --index SHARD --shard K/N` (docs/scale-out.md)";
+    }
     return e.hint();
   }
   const std::string index_command =
@@ -138,26 +147,6 @@ void print_error(const std::exception& e, const Context& ctx) {
   } else if (dynamic_cast<const ShardUnavailable*>(&e) != nullptr) {
     std::cerr << "hint: start the shard's xapian-tcpsrv, or add --allow-partial to search the shards that answer\n";
   }
-}
-
-std::string escape_controls(std::string_view text) {
-  auto is_control = [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return u < 0x20 || u == 0x7f;
-  };
-  std::string out;
-  out.reserve(text.size());
-  // Copied in runs between control characters: a hit's text has none, mostly.
-  for (auto run = text.begin(); run != text.end();) {
-    const auto control = std::find_if(run, text.end(), is_control);
-    out.append(run, control);
-    if (control == text.end()) break;
-    char hex[5];
-    std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(*control));
-    out += hex;
-    run = control + 1;
-  }
-  return out;
 }
 
 std::string quote_query(std::string_view query) {

@@ -36,8 +36,9 @@ struct Context {
 };
 
 // The hint the command line gives for `e`: the library's hints speak of its API
-// (abstracts::Writer), so for a missing, locked or damaged index the CLI says which
-// `abstracts index` command to run instead. Other hints are the library's.
+// (abstracts::Writer), so for a missing, locked or damaged index or cluster (and
+// a cluster file's errors) the CLI says which `abstracts index` command to run,
+// or how a cluster file reads, instead. Other hints are the library's.
 std::string cli_hint(const Error& e, const Context& ctx);
 
 // Prints the error and its hint (cli_hint) to stderr as "error: ..." / "hint: ...".
@@ -45,11 +46,6 @@ void print_error(const std::exception& e, const Context& ctx);
 
 // `path` relative to the current directory when it lies below it, else as is.
 std::string display_path(const std::string& path);
-
-// `text` with its control characters (ESC, BEL, CR, newlines...) written as
-// \xHH, so that what a file name or an abstract holds cannot move the terminal's
-// cursor or forge a line of the output. For the text output and stderr.
-std::string escape_controls(std::string_view text);
 
 // A query as stderr names it, escaped (escape_controls) and quoted so that it
 // can be typed again: "sparse attention", but '"galaxy cluster"' for a query

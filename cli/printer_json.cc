@@ -2,6 +2,7 @@
 #include <ostream>
 
 #include "cli/context.h"
+#include "cli/escape.h"
 #include "cli/printer.h"
 
 namespace abstracts::cli {
@@ -9,11 +10,19 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// A path as JSON: a string, or when its bytes are not UTF-8 (a file name in
+// Latin-1, say) {"bytes": BASE64}, as ripgrep writes such data, so that it still
+// names the file (a string would have U+FFFD where the bytes were).
+Json path_value(const std::string& path) {
+  if (find_invalid_utf8(path) == std::string::npos) return Json(path);
+  return Json::object({{"bytes", base64(path)}});
+}
+
 // Fields shared by hits and `show`: where the abstract is and what it says.
 void describe(Json& j, const Abstract& a) {
   j["id"] = a.id;
-  j["source"] = a.source.empty() ? Json() : Json(display_path(a.source));
-  j["path"] = a.source.empty() ? Json() : Json(a.source);
+  j["source"] = a.source.empty() ? Json() : path_value(display_path(a.source));
+  j["path"] = a.source.empty() ? Json() : path_value(a.source);
   j["line"] = a.line == 0 ? Json() : Json(a.line);
   j["venue"] = a.venue.empty() ? Json() : Json(a.venue);
   j["year"] = a.year == 0 ? Json() : Json(a.year);
@@ -90,7 +99,7 @@ class JsonPrinter : public Printer {
 
   void stats(const IndexStats& s) override {
     Json j;
-    j["path"] = s.path;
+    j["path"] = path_value(s.path);
     j["abstracts"] = s.abstracts;
     j["files"] = s.files;
     j["terms"] = s.terms;
@@ -101,8 +110,9 @@ class JsonPrinter : public Printer {
 
  private:
   void emit(const Json& j) {
-    // Invalid UTF-8 cannot reach here (inputs are validated), but never throw on output.
-    out_ << j.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n';
+    // Invalid UTF-8 cannot reach here (inputs are validated, paths are path_value()),
+    // but never throw on output.
+    out_ << escape_json_controls(j.dump(-1, ' ', false, Json::error_handler_t::replace)) << '\n';
   }
 
   std::ostream& out_;

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "cli/context.h"
+#include "cli/escape.h"
 #include "cli/printer.h"
 
 namespace abstracts::cli {

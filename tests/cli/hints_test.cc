@@ -1,10 +1,12 @@
 // Issue 21: the library's hints speak of its API (tests/api/public_api_test.cc);
 // the CLI gives its own, naming the `abstracts index` command to run. And
-// `--version` names what an index depends on.
+// `--version` names what an index depends on. Issue 40: no hint the CLI prints
+// names a C++ type.
 #include <gtest/gtest.h>
 #include <xapian.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -93,6 +95,108 @@ TEST_F(Issue21Hints, VersionNamesXapianIcuAndTheSchema) {
   EXPECT_TRUE(out[1].starts_with("Xapian 1.4.")) << r.out;
   EXPECT_TRUE(out[2].starts_with("ICU ")) << r.out;
   EXPECT_EQ(out[3], "index schema " + std::string(schema::kSchemaVersion)) << r.out;
+}
+
+// Issue 40: a CLI user has no abstracts::Writer nor WriterOptions{Shard{K, N}}
+// to call. Every error the library gives a hint for, and the CLI's own, run
+// through the binary: each prints a hint, and none speaks C++.
+class Issue40Hints : public Issue21Hints {};
+
+TEST_F(Issue40Hints, NoHintNamesALibraryType) {
+  const fs::path index = dir_ / "index", shard = dir_ / "shard", other = dir_ / "other-schema";
+  auto r = abstracts({"--index", index.string(), "index", "-q", ABSTRACTS_CORPUS_DIR});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const auto& [dir, spec] : {std::pair{shard, "1/2"}, std::pair{other, "2/2"}}) {
+    r = abstracts({"--index", dir.string(), "index", "-q", "--shard", spec, ABSTRACTS_CORPUS_DIR});
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  {
+    Xapian::WritableDatabase db(layout::current_generation(other).string(), Xapian::DB_OPEN);
+    db.set_metadata("abstracts:schema", "6");
+    db.commit();
+  }
+  // An index whose stub names no generation of its own (but a program to run),
+  // and one whose stored abstracts are damaged.
+  const fs::path stub = dir_ / "bad-stub", damaged = dir_ / "damaged";
+  for (const auto& dir : {stub, damaged}) {
+    r = abstracts({"--index", dir.string(), "index", "-q", ABSTRACTS_CORPUS_DIR});
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  write_file(stub / "XAPIANDB", "remote :some-program\n");
+  {
+    Xapian::WritableDatabase db(layout::current_generation(damaged).string(), Xapian::DB_OPEN);
+    for (Xapian::docid id = 1; id <= db.get_lastdocid(); ++id) {
+      Xapian::Document doc = db.get_document(id);
+      std::string value = doc.get_value(schema::kStoredSlot);
+      value[value.size() / 2] ^= 0x20;
+      doc.add_value(schema::kStoredSlot, value);
+      db.replace_document(id, doc);
+    }
+    db.commit();
+  }
+  auto cluster = [&](const std::string& name, const std::string& lines) {
+    write_file(dir_ / name, lines);
+    return (dir_ / name).string();
+  };
+  write_file(dir_ / "nul.txt", std::string("NeurIPS 2026\nAn abstract") + '\0' + " with a NUL.\n");
+  write_file(dir_ / "unknown.txt", "no header line here\n");
+  fs::create_directories(dir_ / "folder");
+
+  const std::map<std::string, std::vector<std::string>> runs = {
+      {"missing index", {"--index", (dir_ / "missing").string(), "search", "attention"}},
+      {"missing index, show", {"--index", (dir_ / "missing").string(), "show", "x"}},
+      {"missing index, similar", {"--index", (dir_ / "missing").string(), "similar", "x"}},
+      {"missing index, acronyms", {"--index", (dir_ / "missing").string(), "acronyms"}},
+      {"missing default index, stats", {"stats"}},
+      {"other schema", {"--index", other.string(), "search", "attention"}},
+      {"other schema, index", {"--index", other.string(), "index", ABSTRACTS_CORPUS_DIR}},
+      {"damaged stub", {"--index", stub.string(), "search", "attention"}},
+      {"damaged stored abstract", {"--index", damaged.string(), "search", "attention"}},
+      {"index into a cluster file", {"--index", cluster("c0", "auto " + shard.string() + "\n"), "index"}},
+      {"cluster: a whole index as a shard",
+       {"--index", cluster("c1", "auto " + index.string() + "\n"), "search", "attention"}},
+      {"cluster: a shard of another schema",
+       {"--index", cluster("c2", "auto " + shard.string() + "\nauto " + other.string() + "\n"), "search", "a"}},
+      {"cluster: no such shard",
+       {"--index", cluster("c3", "auto " + (dir_ / "nowhere").string() + "\n"), "search", "a"}},
+      {"cluster: a shard missing", {"--index", cluster("c4", "auto " + shard.string() + "\n"), "search", "a"}},
+      {"cluster: a shard twice",
+       {"--index", cluster("c5", "auto " + shard.string() + "\nauto " + shard.string() + "\n"), "search", "a"}},
+      {"cluster: no shard", {"--index", cluster("c6", "# nothing\n"), "search", "a"}},
+      {"cluster: a bad line", {"--index", cluster("c7", "nonsense\n"), "search", "a"}},
+      {"cluster: an unknown setting", {"--index", cluster("c8", "# abstracts: speed 3\nauto x\n"), "search", "a"}},
+      {"shard indexed as another", {"--index", shard.string(), "index", "--shard", "2/2", ABSTRACTS_CORPUS_DIR}},
+      {"a bad --shard", {"--index", (dir_ / "new").string(), "index", "--shard", "0/2"}},
+      {"locked index", {"--index", index.string(), "index", ABSTRACTS_CORPUS_DIR}},
+      {"query: bad year", {"--index", index.string(), "search", "attention year:20x6"}},
+      {"query: stop words only", {"--index", index.string(), "search", "the of"}},
+      {"query: a field without a value", {"--index", index.string(), "search", "title:"}},
+      {"input: a NUL byte", {"--index", index.string(), "index", (dir_ / "nul.txt").string()}},
+      {"input: no known format", {"--index", index.string(), "index", (dir_ / "unknown.txt").string()}},
+      {"input: a device", {"--index", index.string(), "index", "/dev/null"}},
+      {"queries: a folder", {"--index", index.string(), "search", "--queries", (dir_ / "folder").string()}},
+      {"queries: a device", {"--index", index.string(), "search", "--queries", "/dev/null"}},
+      {"usage: no query", {"--index", index.string(), "search"}},
+      {"usage: a mistyped command", {"serach", "attention"}},
+      {"usage: an exclusion read as an option", {"search", "attention", "-survey"}},
+  };
+  std::map<std::string, RunResult> results;
+  {
+    auto writer = Writer::open(index);  // for "locked index"
+    results["locked index"] = abstracts(runs.at("locked index"));
+  }
+  for (const auto& [name, args] : runs) {
+    if (name != "locked index") results[name] = abstracts(args);
+  }
+  for (const auto& [name, r] : results) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(r.status, 2) << r.err;
+    const std::string h = hint(r);
+    EXPECT_FALSE(h.empty()) << "no hint: " << r.err;
+    for (const std::string cxx : {"::", "{", "}", "Writer", "Options", "Index::"}) {
+      EXPECT_EQ(h.find(cxx), std::string::npos) << "the hint names C++ (" << cxx << "): " << h;
+    }
+  }
 }
 
 }  // namespace
