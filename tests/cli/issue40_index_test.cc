@@ -17,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-class Issue40 : public ::testing::Test {
+class Issue40Index : public ::testing::Test {
  protected:
   fs::path index() const { return dir_ / "index"; }
 
@@ -46,7 +46,7 @@ class Issue40 : public ::testing::Test {
 
 // Finding 4: five files, where a.bib and b.ris share DOI x; c.jsonl has arXiv
 // 2001.00001; d.json has DOI z and that arXiv id; e.bib has DOI z only.
-TEST_F(Issue40, SharedIdentifiersGiveTheSameIndexWhateverTheOrderOfChanges) {
+TEST_F(Issue40Index, SharedIdentifiersGiveTheSameIndexWhateverTheOrderOfChanges) {
   const fs::path lib = dir_ / "lib", out = dir_ / "out";
   fs::create_directories(out);
   write_file(lib / "a.bib", "@article{a1,\n  title = {Paper X from BibTeX},\n  doi = {10.9/x},\n"
@@ -90,7 +90,7 @@ TEST_F(Issue40, SharedIdentifiersGiveTheSameIndexWhateverTheOrderOfChanges) {
 
 // Finding 5: a file renamed, then shortened, is no error, and no hit claims a
 // line the file does not have.
-TEST_F(Issue40, ARenamedFileLeavesNoStaleLocation) {
+TEST_F(Issue40Index, ARenamedFileLeavesNoStaleLocation) {
   write_file(dir_ / "f/b.txt", "V 2020\nA about axolotls.\nB about newts.\n");
   ASSERT_EQ(abstracts({"index", "f/b.txt"}).status, 0);
   fs::rename(dir_ / "f/b.txt", dir_ / "f/c.txt");
@@ -108,7 +108,7 @@ TEST_F(Issue40, ARenamedFileLeavesNoStaleLocation) {
 
 // Finding 7: a changed file that keeps its size and modification time (`cp -p`,
 // `touch -r`, coarse timestamps) is read again.
-TEST_F(Issue40, AChangedFileWithTheSameSizeAndTimeIsReadAgain) {
+TEST_F(Issue40Index, AChangedFileWithTheSameSizeAndTimeIsReadAgain) {
   const fs::path file = dir_ / "notes.txt";
   write_file(file, "V 2020\nAbout the aardvark.\n");
   ASSERT_EQ(abstracts({"index", file.string()}).status, 0);
@@ -124,7 +124,7 @@ TEST_F(Issue40, AChangedFileWithTheSameSizeAndTimeIsReadAgain) {
 // Finding 14: the summary agrees with `stats`: two records of one DOI in one
 // file are one abstract, and a file letting go of an abstract another file has
 // is counted once, not read again.
-TEST_F(Issue40, TheSummaryAgreesWithStats) {
+TEST_F(Issue40Index, TheSummaryAgreesWithStats) {
   write_file(dir_ / "lib/two.ris", "TY  - JOUR\nDO  - 10.9/one\nAB  - Okapis browse leaves.\nER  - \n"
                                    "TY  - JOUR\nDO  - 10.9/ONE\nAB  - Okapis browse, again.\nER  - \n");
   auto r = abstracts({"index", "lib"});
