@@ -1,30 +1,38 @@
 #include "cli/commands.h"
+#include "cli/indexing.h"
 
 namespace abstracts::cli {
 
 void add_index_command(CLI::App& app, Context& ctx, int& status) {
-  auto* cmd = app.add_subcommand("index", "Index files or directories of abstracts (default: the bundled corpus)");
-  auto paths = std::make_shared<std::vector<std::string>>();
-  auto quiet = std::make_shared<bool>(false);
+  auto* cmd = app.add_subcommand(
+      "index", "Index files or folders of abstracts, remembered as the index's sources (none: sync every source)");
+  auto request = std::make_shared<IndexRequest>();
   auto shard = std::make_shared<std::string>();
-  cmd->add_option("paths", *paths, "Files or directories to index");
-  cmd->add_flag("-q,--quiet", *quiet, "Print only errors");
+  cmd->add_option("paths", request->paths, "Files or folders to index");
+  cmd->add_flag("-q,--quiet", request->quiet, "Print only errors");
+  cmd->add_flag("-v,--verbose", request->verbose, "Say what was done with each file");
+  cmd->add_flag("-w,--watch", request->watch,
+                "Then keep the index in step with its sources, indexing what changes, until interrupted");
+  cmd->add_option("-g,--glob", request->globs,
+                  "Index only the files of a folder that match GLOB, or leave out those that match !GLOB "
+                  "(repeatable; remembered for the folder's syncs)")
+      ->type_name("GLOB")
+      ->allow_extra_args(false);
   cmd->add_option("--shard", *shard,
                   "Build shard K of N of a cluster: keep only the abstracts whose id hashes to it "
                   "(docs/scale-out.md)")
       ->type_name("K/N");
   cmd->fallthrough();
-  cmd->callback([&ctx, &status, paths, quiet, shard] {
-    Shard setting;
+  cmd->callback([&ctx, &status, request, shard] {
     if (!shard->empty()) {
       const auto parsed = Shard::parse(*shard);
       if (!parsed) {
         throw Error("--shard wants K/N, a shard K of N with 1 <= K <= N <= 4096, not '" + *shard + "'",
                     "for example --shard 1/4 on the first of four machines");
       }
-      setting = *parsed;
+      request->shard = *parsed;
     }
-    status = run_indexing(ctx, *paths, *quiet, setting) == 0 ? 0 : 2;
+    status = (request->watch ? run_watch(ctx, *request) : run_indexing(ctx, *request)) == 0 ? 0 : 2;
   });
 }
 

@@ -6,54 +6,18 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <iostream>
 #include <optional>
 #include <unordered_map>
 
 #include "cli/escape.h"
+#include "cli/indexing.h"
 
 namespace abstracts::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-// A one-line progress bar on stderr: percentage, abstracts, rate and time left.
-// Redrawn at most ten times a second; silent unless enabled (a terminal).
-class ProgressBar {
- public:
-  explicit ProgressBar(bool enabled) : enabled_(enabled), start_(Clock::now()) {}
-
-  void update(const IndexProgress& p) {
-    if (!enabled_ || p.bytes_total == 0) return;
-    auto now = Clock::now();
-    if (now - last_ < std::chrono::milliseconds(100)) return;
-    last_ = now;
-    double seconds = std::chrono::duration<double>(now - start_).count();
-    double fraction = static_cast<double>(p.bytes_done) / static_cast<double>(p.bytes_total);
-    double rate = seconds > 0 ? static_cast<double>(p.abstracts) / seconds : 0;
-    double left = fraction > 0.01 ? seconds * (1 - fraction) / fraction : 0;
-    constexpr int kWidth = 30;
-    int filled = static_cast<int>(fraction * kWidth);
-    std::fprintf(stderr, "\r[%.*s%*s] %3.0f%%  %llu abstracts  %.0f/s  %d:%02d left \x1b[K",
-                 filled, "==============================", kWidth - filled, "", fraction * 100,
-                 static_cast<unsigned long long>(p.abstracts), rate, static_cast<int>(left) / 60,
-                 static_cast<int>(left) % 60);
-    drawn_ = true;
-  }
-
-  void clear() {
-    if (!drawn_) return;
-    std::fprintf(stderr, "\r\x1b[K");
-    drawn_ = false;
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  bool enabled_;
-  bool drawn_ = false;
-  Clock::time_point start_;
-  Clock::time_point last_{};
-};
 
 std::string env(const char* name) {
   const char* v = std::getenv(name);
@@ -99,9 +63,7 @@ Index Context::open_index() const {
   if (index_is_default() && !fs::exists(dir, ec)) {
     std::cerr << "abstracts: no index yet at " << escape_controls(dir.string()) << "; indexing the bundled corpus ("
               << escape_controls(corpus_dir().string()) << ") first\n";
-    if (run_indexing(*this, {}, false) != 0) {
-      throw Error("could not index the bundled corpus", "see the errors above");
-    }
+    if (index_demo(*this) != 0) throw Error("could not index the bundled corpus", "see the errors above");
   }
   OpenOptions options;
   options.allow_partial = allow_partial;
@@ -176,84 +138,26 @@ std::string display_path(const std::string& path) {
   return it->second;
 }
 
-std::string count_of(std::size_t n, const char* noun) {
-  return std::to_string(n) + ' ' + noun + (n == 1 ? "" : "s");
+std::string local_time(std::int64_t seconds) {
+  const std::time_t t = seconds;
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char out[32];
+  std::strftime(out, sizeof out, "%Y-%m-%d %H:%M", &tm);
+  return out;
 }
 
-std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& paths, bool quiet, const Shard& shard) {
-  std::vector<fs::path> inputs(paths.begin(), paths.end());
-  if (inputs.empty()) inputs.push_back(ctx.corpus_dir());
-  auto dir = ctx.index_dir();
-  std::error_code ec;
-  const bool first_run = !fs::exists(dir, ec);
-  std::optional<Writer> writer;
-  try {
-    writer = Writer::open(dir, WriterOptions{shard});
-  } catch (const IndexNotFound& e) {  // not a directory: a cluster file, say
-    throw Error(e.what(), "give --index a directory; a cluster file is only searched, and each of its "
-                          "shards is built with `abstracts index --index SHARD --shard K/N`");
-  }
-  std::size_t files = 0, changed = 0, abstracts = 0, removed = 0, skipped = 0, failed = 0, gone = 0, others = 0,
-              same_paper = 0;
-  ProgressBar bar(!quiet && isatty(STDERR_FILENO) != 0);
-  IndexOptions options;
-  options.on_file = [&](const FileReport& r) {
-    removed += r.removed;
-    if (r.status == FileReport::Status::kRemoved) {
-      ++gone;
-      return;
-    }
-    ++files;
-    abstracts += r.abstracts;
-    skipped += r.skipped;
-    others += r.other_shards;
-    same_paper += r.same_paper;
-    if (r.status == FileReport::Status::kIndexed) ++changed;
-  };
-  options.on_error = [&](const std::exception& e) {
-    ++failed;
-    bar.clear();
-    print_error(e, ctx);
-  };
-  options.on_warning = [&](const std::exception& e) {
-    bar.clear();
-    std::cerr << "warning: " << escape_controls(e.what()) << '\n';
-  };
-  options.on_progress = [&](const IndexProgress& p) { bar.update(p); };
-  // Nothing to search: leave no empty index behind to be mistaken for one.
-  auto remove_new_index = [&] {
-    writer.reset();
-    fs::remove_all(dir, ec);
-  };
-  try {
-    writer->index(inputs, options);
-    writer->commit();
-  } catch (...) {  // not one file's fault (those go to on_error): the disk, ICU's data
-    bar.clear();
-    if (first_run) remove_new_index();
-    throw;
-  }
-  bar.clear();
-  if (first_run && failed > 0 && abstracts == 0) {
-    remove_new_index();
-    if (!quiet) std::cerr << "no index written: nothing could be indexed\n";
-    return failed;
-  }
-  if (!quiet) {
-    std::cerr << "indexed " << count_of(files, "file") << " (" << count_of(abstracts, "record") << ") into "
-              << escape_controls(dir.string()) << ": " << changed << " new or changed, " << files - changed
-              << " unchanged, ";
-    if (gone > 0) std::cerr << count_of(gone, "file") << " gone, ";
-    std::cerr << count_of(removed, "abstract") << " removed";
-    if (skipped > 0) std::cerr << ", skipped " << count_of(skipped, "record") << " without an abstract";
-    if (shard.count != 0) {
-      std::cerr << ", left " << count_of(others, "abstract") << " to the other shards of " << shard.count;
-    }
-    if (failed > 0) std::cerr << ", " << count_of(failed, "file") << " failed";
-    if (same_paper > 0) std::cerr << ", " << count_of(same_paper, "record") << " the same paper as another";
-    std::cerr << "; the index holds " << count_of(writer->abstracts(), "abstract") << '\n';
-  }
-  return failed;
+std::string utc_time(std::int64_t seconds) {
+  const std::time_t t = seconds;
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char out[32];
+  std::strftime(out, sizeof out, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return out;
+}
+
+std::string count_of(std::size_t n, const char* noun) {
+  return std::to_string(n) + ' ' + noun + (n == 1 ? "" : "s");
 }
 
 }  // namespace abstracts::cli

@@ -2,6 +2,7 @@
 #ifndef ABSTRACTS_CLI_CONTEXT_H_
 #define ABSTRACTS_CLI_CONTEXT_H_
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -52,15 +53,13 @@ std::string display_path(const std::string& path);
 // with double quotes in it, as a shell would need it.
 std::string quote_query(std::string_view query);
 
+// A time in seconds since 1970: "2026-12-04 15:20" in the local time zone, for
+// people; "2026-12-04T15:20:07Z", for programs.
+std::string local_time(std::int64_t seconds);
+std::string utc_time(std::int64_t seconds);
+
 // "1 abstract", "2 abstracts": `n` and the noun, plural unless n is 1.
 std::string count_of(std::size_t n, const char* noun);
-
-// Indexes the bundled corpus, or `paths`, into the index (only the abstracts of
-// `shard`, if its count is not 0); prints a summary to stderr unless `quiet`.
-// Returns the number of files that failed. A first run that indexed nothing
-// (every file failed) leaves no index directory behind.
-std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& paths, bool quiet,
-                         const Shard& shard = {});
 
 }  // namespace abstracts::cli
 

@@ -22,6 +22,8 @@ class Printer {
   // One value of `stats --by FACET` ("year", "venue", ...) and its count.
   virtual void facet(const std::string& by, const FacetCount& count) = 0;
   virtual void acronym(const AcronymEntry& entry) = 0;
+  // One source of the index (`abstracts sources`).
+  virtual void source(const SourceStatus& source) = 0;
   // Heads the hits of one query of a batch (search --queries): `label` is its
   // id, or its line number in the file.
   virtual void query(const std::string& label, const std::string& text) = 0;

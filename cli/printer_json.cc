@@ -82,6 +82,17 @@ class JsonPrinter : public Printer {
     emit(j);
   }
 
+  void source(const SourceStatus& s) override {
+    Json j;
+    j["path"] = path_value(s.source.path.string());
+    j["kind"] = to_string(s.source.kind);
+    j["abstracts"] = s.abstracts;
+    j["last_sync"] = s.source.last_sync == 0 ? Json(nullptr) : Json(utc_time(s.source.last_sync));
+    j["present"] = s.present;
+    j["globs"] = s.source.globs;
+    emit(j);
+  }
+
   void facet(const std::string& by, const FacetCount& c) override {
     Json j;
     j["by"] = by;

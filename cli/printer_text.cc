@@ -122,6 +122,16 @@ class TextPrinter : public Printer {
     out_ << "\n\n" << escape_controls(a.text) << '\n';
   }
 
+  void source(const SourceStatus& s) override {
+    char line[64];
+    std::snprintf(line, sizeof line, "%-6s %9llu  %s  ", to_string(s.source.kind),
+                  static_cast<unsigned long long>(s.abstracts),
+                  s.source.last_sync == 0 ? "never synced    " : local_time(s.source.last_sync).c_str());
+    out_ << line << escape_controls(s.source.path.string());
+    for (const auto& g : s.source.globs) out_ << " -g " << escape_controls(g);
+    out_ << (s.present ? "" : "  (gone)") << '\n';
+  }
+
   void stats(const IndexStats& s) override {
     out_ << "index      " << escape_controls(s.path) << '\n'
          << "abstracts  " << s.abstracts << '\n'

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <set>
+#include <thread>
 #include <unordered_set>
 #include <xapian.h>
 
@@ -20,6 +22,7 @@
 #include "indexer/input_files.h"
 #include "indexer/papers.h"
 #include "indexer/reader.h"
+#include "indexer/watch.h"
 
 namespace abstracts {
 namespace fs = std::filesystem;
@@ -378,6 +381,60 @@ struct Writer::Impl {
     return failed;
   }
 
+  // Writer::update: each changed path's files indexed again (or forgotten) by
+  // what the sources say of them now.
+  std::size_t update(const std::vector<fs::path>& changed, const IndexOptions& options) {
+    std::size_t failed = 0;
+    const std::vector<Source> all = sources::of(db);
+    auto consider = [&](const fs::path& file) {
+      const std::string abs = indexer::absolute_path(file);
+      std::vector<std::string> yielding;
+      for (const auto& s : all) {
+        if (sources::yields(s, abs) && (s.kind == Source::Kind::kFile || !indexer::is_backup(file))) {
+          yielding.push_back(s.path.string());
+        }
+      }
+      const bool indexed = !db.get_metadata(schema::file_key(abs)).empty();
+      std::error_code ec;
+      if (yielding.empty() || !fs::is_regular_file(file, ec)) {
+        if (indexed) drop_file(abs, options);
+        return;
+      }
+      try {
+        FileReport report = xapian_try(dir, [&] { return index_file(file); });
+        schema::FileState state;
+        if (schema::decode(db.get_metadata(schema::file_key(abs)), state) && state.sources != yielding) {
+          state.sources = yielding;
+          db.set_metadata(schema::file_key(abs), schema::encode(state));
+        }
+        if (options.on_file) options.on_file(report);
+      } catch (const indexer::UnknownFormat& e) {
+        if (indexed) drop_file(abs, options);
+        FileReport report;
+        report.path = abs;
+        report.status = FileReport::Status::kSkipped;
+        report.kind = e.kind();
+        if (options.on_file) options.on_file(report);
+      } catch (const InputError& e) {
+        ++failed;
+        if (!options.on_error) throw;
+        options.on_error(e);
+      }
+    };
+    for (const auto& path : changed) {
+      std::error_code ec;
+      if (fs::is_directory(path, ec)) {
+        const auto ignore = [](const InputError&) {};
+        for (const auto& f : indexer::files_below(path, ignore, ignore).files) consider(f);
+      } else {
+        consider(path);
+      }
+    }
+    drop_gone_files(options);  // a folder gone takes its files with it
+    commit();
+    return failed;
+  }
+
   // `paths` as sources: absolute, a folder's with `options.globs`.
   static std::vector<Source> as_sources(const std::vector<fs::path>& paths, const IndexOptions& options) {
     std::vector<Source> out;
@@ -499,6 +556,10 @@ std::size_t Writer::sync(const IndexOptions& options) {
   return xapian_try(impl_->dir, [&] { return impl_->run(sources::of(impl_->db), options, true); });
 }
 
+std::size_t Writer::update(const std::vector<fs::path>& changed, const IndexOptions& options) {
+  return xapian_try(impl_->dir, [&] { return impl_->update(changed, options); });
+}
+
 std::vector<Source> Writer::sources() const {
   return xapian_try(impl_->dir, [&] { return sources::of(impl_->db); });
 }
@@ -510,7 +571,7 @@ std::size_t Writer::forget(const std::vector<fs::path>& paths) {
       absolute.push_back(indexer::absolute_path(p));
       if (impl_->db.get_metadata(sources::key(absolute.back())).empty()) {
         throw InputError(p.string() + " is no source of the index", p.string(), 0,
-                         "the sources are the files and folders given to index; the index's sources list them");
+                         "the sources are the paths given to Writer::index(); Writer::sources() lists them");
       }
     }
     return impl_->forget(absolute);
@@ -581,6 +642,50 @@ std::size_t Writer::abstracts() const {
 
 void Writer::commit() {
   xapian_try(impl_->dir, [&] { impl_->commit(); });
+}
+
+void watch(const fs::path& dir, const WatchOptions& options) {
+  const auto stopped = [&] { return options.stop && options.stop(); };
+  // The Writer of one batch; while another writer holds the index, the batch waits.
+  auto open = [&]() -> std::optional<Writer> {
+    while (true) {
+      try {
+        return Writer::open(dir);
+      } catch (const IndexLocked&) {
+        if (stopped()) return std::nullopt;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      }
+    }
+  };
+  indexer::SourceWatch watcher;
+  std::set<fs::path> watched;
+  auto watch_new_sources = [&](const Writer& writer) {
+    for (const auto& s : writer.sources()) {
+      if (watched.insert(s.path).second) watcher.add(s.path);
+    }
+  };
+  {
+    auto writer = open();
+    if (!writer) return;
+    watch_new_sources(*writer);  // before the sync, so no change during it is missed
+    writer->sync(options.index);
+  }
+  auto last_rescan = std::chrono::steady_clock::now();
+  while (!stopped()) {
+    const auto changed = watcher.wait(std::chrono::milliseconds(200), options.settle, options.most);
+    const bool rescan = watcher.needs_rescan() || std::chrono::steady_clock::now() - last_rescan >= options.rescan;
+    if (changed.empty() && !rescan) continue;
+    auto writer = open();
+    if (!writer) return;
+    watch_new_sources(*writer);
+    if (rescan) {
+      writer->sync(options.index);
+      last_rescan = std::chrono::steady_clock::now();
+    } else {
+      writer->update(std::vector<fs::path>(changed.begin(), changed.end()), options.index);
+    }
+    writer->commit();
+  }
 }
 
 }  // namespace abstracts

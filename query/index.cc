@@ -1,5 +1,6 @@
 #include "abstracts/index.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 #include <xapian.h>
@@ -8,6 +9,7 @@
 #include "engine/cluster.h"
 #include "engine/compression.h"
 #include "engine/schema.h"
+#include "engine/sources.h"
 #include "query/acronym_table.h"
 #include "query/database_pool.h"
 #include "query/deadline.h"
@@ -207,6 +209,40 @@ IndexStats Index::stats() const {
 std::vector<FacetCount> Index::facet_counts(Facet by, std::size_t limit) const {
   return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor&) {
     return query::count_facet(db, by, limit);
+  });
+}
+
+std::vector<SourceStatus> Index::sources() const {
+  return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor&) {
+    std::vector<SourceStatus> out;
+    for (auto& source : sources::of(db)) {
+      SourceStatus& status = out.emplace_back();
+      status.source = std::move(source);
+      std::error_code ec;
+      status.present = fs::exists(status.source.path, ec);
+    }
+    // A source's abstracts: those with a record from a file that lists it.
+    std::vector<std::vector<Xapian::Query>> files(out.size());
+    const std::string prefix(schema::kFileKeyPrefix);
+    for (auto k = db.metadata_keys_begin(prefix); k != db.metadata_keys_end(prefix); ++k) {
+      schema::FileState state;
+      if (!schema::decode(db.get_metadata(*k), state)) continue;
+      const std::string term = schema::file_term(std::string_view(*k).substr(prefix.size()));
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        const std::string path = out[i].source.path.string();
+        if (std::find(state.sources.begin(), state.sources.end(), path) != state.sources.end()) {
+          files[i].emplace_back(term);
+        }
+      }
+    }
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      if (files[i].empty()) continue;
+      Xapian::Enquire enquire(db);
+      enquire.set_query(Xapian::Query(Xapian::Query::OP_OR, files[i].begin(), files[i].end()));
+      enquire.set_weighting_scheme(Xapian::BoolWeight());
+      out[i].abstracts = enquire.get_mset(0, 0, db.get_doccount()).get_matches_estimated();
+    }
+    return out;
   });
 }
 

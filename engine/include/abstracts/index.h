@@ -14,6 +14,7 @@
 #include "abstracts/abstract.h"
 #include "abstracts/error.h"
 #include "abstracts/search.h"
+#include "abstracts/source.h"
 
 namespace abstracts {
 
@@ -112,6 +113,11 @@ class Index {
   // The acronyms learned from the abstracts, by short form, most frequent long
   // form first.
   std::vector<AcronymEntry> acronyms() const;
+
+  // The files and folders the index was built from (Writer::index), in path
+  // order, each with its abstracts and whether its path is there now. (For a
+  // cluster: its first shard's.)
+  std::vector<SourceStatus> sources() const;
 
   // The index directory or cluster file given to open().
   const std::filesystem::path& path() const;

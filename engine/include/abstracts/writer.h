@@ -2,6 +2,7 @@
 #ifndef ABSTRACTS_WRITER_H_
 #define ABSTRACTS_WRITER_H_
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -174,6 +175,12 @@ class Writer {
   // index. Returns the number of files that failed.
   std::size_t sync(const IndexOptions& options = {});
 
+  // Indexes again the files among `changed` (a folder: the files below it) that
+  // the index's sources yield, and forgets those gone or no longer yielded: what
+  // a watcher of the sources' files calls with the paths it saw change (see
+  // watch()). Returns the number of files that failed.
+  std::size_t update(const std::vector<std::filesystem::path>& changed, const IndexOptions& options = {});
+
   // The index's sources, in path order.
   std::vector<Source> sources() const;
 
@@ -191,6 +198,33 @@ class Writer {
   explicit Writer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// How watch() keeps an index in step with its sources.
+struct WatchOptions {
+  // Reports of each update and sync, as for Writer::index.
+  IndexOptions index;
+  // Changes are gathered until none has come for `settle`, but no longer than
+  // `most` after the first, and then indexed in one commit: an editor's save
+  // (a temporary file renamed over the old one) or a burst of changes is one.
+  std::chrono::milliseconds settle{200};
+  std::chrono::milliseconds most{1000};
+  // Every this often, and whenever a change may have been missed, every source
+  // is synced whole (Writer::sync): the only way to follow a source on a network
+  // file system or past the inotify watch limit.
+  std::chrono::seconds rescan{300};
+  // Asked at least every 200 ms (and between batches); true ends the watch,
+  // after the batch being indexed is committed.
+  std::function<bool()> stop;
+};
+
+// Keeps the index in `dir` in step with its sources (Writer::sources) until
+// options.stop says so: syncs them once, then watches their files (Linux
+// inotify) and indexes what changes, usually within a second. Each batch opens
+// the index's Writer and closes it when committed, so other writers can run in
+// between (while one does, the batch waits for it). Sources added meanwhile
+// are watched from the next batch on. Throws what Writer::open throws, and Error
+// if the system cannot watch files at all.
+void watch(const std::filesystem::path& dir, const WatchOptions& options);
 
 }  // namespace abstracts
 
