@@ -6,10 +6,18 @@
 // No test touches the user's files: HOME and XDG_DATA_HOME point into a
 // temporary directory and READING_LIST is unset unless a test sets it.
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -216,7 +224,8 @@ TEST_F(ReadingListTest, AnUnknownIdDoesNotCreateTheList) {
 }
 
 TEST_F(ReadingListTest, SomethingThatCannotBeAnIdIsAnError) {
-  for (std::string bad : {"two words", "#comment", "a{b}", ""}) {
+  // (Braces, parentheses and angle brackets are no reason: DOIs have them, issue 40.)
+  for (std::string bad : {"two words", "#comment", " leading-space", ""}) {
     auto r = rl_list({"add", bad});
     EXPECT_EQ(r.status, 2) << bad;
     EXPECT_NE(r.err.find("error: '" + bad + "' is not an abstract id"), std::string::npos) << r.err;
@@ -302,7 +311,7 @@ TEST_F(ReadingListTest, AMalformedLineIsAnErrorNamingFileAndLine) {
     std::string says;
   };
   for (const auto& c : std::vector<Case>{{"two ids", "expected one id per line"},
-                                         {"(not-an-id)", "is not an abstract id"},
+                                         {std::string("ctrl\x01id"), "is not an abstract id"},
                                          {id, "on the list twice"}}) {
     std::string content = "# header\n" + id + "\n\n" + c.line + "\n";
     write_file(list_, content);
@@ -881,6 +890,311 @@ TEST_F(Issue18Export, BibtexHasAuthorsJournalDoiAndTheRightEntryTypes) {
   EXPECT_EQ(preprint.fields.at("primaryclass"), "hep-ph");
   EXPECT_EQ(by_type.at("inproceedings").fields.at("booktitle"), "NeurIPS 2026");
   EXPECT_EQ(export_as("endnote").status, 2);
+}
+
+// ---------------------------------------------------------------------------
+// Issue 40: the reading-list tool hardened. Each test runs the real binaries on
+// indexes and lists of its own.
+
+// The peak resident memory, in KiB, of `program` run with `args` (its output
+// dropped): wait4 reports the child's own, not the test's.
+long peak_kib(const std::string& program, const std::vector<std::string>& args, const Env& env) {
+  SpawnArgs spawn(program, args, env);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, spawn.argv(), spawn.envp());
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    ADD_FAILURE() << "cannot run " << program << ": " << std::strerror(rc);
+    return -1;
+  }
+  int status = 0;
+  struct rusage usage {};
+  while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+  }
+  return usage.ru_maxrss;
+}
+
+class Issue40 : public ::testing::Test {
+ protected:
+  RunResult abstracts(const fs::path& index, std::vector<std::string> args) const {
+    args.insert(args.begin(), {"--index", index.string()});
+    return run(ABSTRACTS_BIN, args, sandbox_env(dir_.path()), dir_.path());
+  }
+
+  std::vector<std::string> rl_args(std::vector<std::string> args) const {
+    args.insert(args.begin(), {"--index", index_.string(), "--list", list_.string()});
+    return args;
+  }
+  RunResult rl(std::vector<std::string> args) const {
+    return run(READING_LIST_BIN, rl_args(std::move(args)), sandbox_env(dir_.path()), dir_.path());
+  }
+  // For a list that could hang or grow without bound: killed after 5 s.
+  RunResult rl_limited(std::vector<std::string> args) const {
+    return run_with_limit(std::chrono::seconds(5), READING_LIST_BIN, rl_args(std::move(args)),
+                          sandbox_env(dir_.path()), dir_.path());
+  }
+
+  // Indexes `content` as the file `name` into index_; returns the ids of the
+  // abstracts that match `query`.
+  std::vector<std::string> index_file(const std::string& name, const std::string& content,
+                                      const std::string& query) {
+    write_file(dir_ / name, content);
+    auto r = abstracts(index_, {"index", name});
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::vector<std::string> ids;
+    Index index = Index::open(index_);
+    SearchOptions all;
+    all.limit = 100;
+    all.snippets = false;
+    all.correct_spelling = false;
+    for (const auto& h : index.search(query, all).hits) ids.push_back(h.abstract.id);
+    return ids;
+  }
+
+  TempDir dir_;
+  fs::path index_ = dir_ / "index";
+  fs::path list_ = dir_ / "list.txt";
+};
+
+// ---------------------------------------------------------------------------
+// Issue 40: the list file's bounds
+
+TEST_F(Issue40, AListThatIsNoRegularFileIsRefusedAtOnce) {
+  const auto id =
+      index_file("one.ris", "TY  - JOUR\nTI  - One\nDO  - 10.9/one\nAB  - One abstract.\nER  - \n",
+                 "one")
+          .at(0);
+  fs::create_symlink("/dev/zero", list_);
+  auto r = rl_limited({"list"});
+  EXPECT_FALSE(r.timed_out) << "read /dev/zero for 5 s";
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("error: " + list_.string() + ": not a regular file"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("\nhint: "), std::string::npos) << r.err;
+  fs::remove(list_);
+
+  ASSERT_EQ(::mkfifo(list_.c_str(), 0600), 0);
+  for (std::vector<std::string> args : {std::vector<std::string>{"list"},
+                                        {"add", id},
+                                        {"remove", id},
+                                        {"search", "abstract"},
+                                        {"suggest"},
+                                        {"export", "--bibtex"}}) {
+    r = rl_limited(args);
+    EXPECT_FALSE(r.timed_out) << args[0] << " waited for a writer to the FIFO";
+    EXPECT_EQ(r.status, 2) << args[0];
+    EXPECT_NE(r.err.find("error: " + list_.string() + ": not a regular file"), std::string::npos)
+        << r.err;
+  }
+  fs::remove(list_);
+
+  fs::create_directory(list_);
+  r = rl_limited({"add", id});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("error: " + list_.string() + ": is a directory"), std::string::npos)
+      << r.err;
+}
+
+TEST_F(Issue40, ALineOver1MiBIsAnErrorNamingIt) {
+  const auto id =
+      index_file("one.ris", "TY  - JOUR\nTI  - One\nDO  - 10.9/one\nAB  - One abstract.\nER  - \n",
+                 "one")
+          .at(0);
+  const std::string content = "# list\n" + id + "  # " + std::string(1 << 20, 'x') + "\n";
+  write_file(list_, content);
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"list"}, {"add", id}, {"export", "--bibtex"}}) {
+    auto r = rl(args);
+    EXPECT_EQ(r.status, 2) << args[0];
+    EXPECT_NE(r.err.find("error: " + list_.string() + ":2: line longer than 1 MiB"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("\nhint: "), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(read_file(list_), content);
+}
+
+TEST_F(Issue40, AListOver16MiBOrOf100000IdsIsRefused) {
+  const auto id =
+      index_file("one.ris", "TY  - JOUR\nTI  - One\nDO  - 10.9/one\nAB  - One abstract.\nER  - \n",
+                 "one")
+          .at(0);
+  write_file(list_, id + "\n" + std::string((16 << 20), '\n'));
+  for (std::vector<std::string> args : {std::vector<std::string>{"list"}, {"remove", id}}) {
+    auto r = rl(args);
+    EXPECT_EQ(r.status, 2) << args[0];
+    EXPECT_NE(r.err.find("error: " + list_.string() + ": over 16 MiB"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("\nhint: "), std::string::npos) << r.err;
+  }
+
+  std::string many;
+  for (int i = 1; i <= 100001; ++i) many += "id" + std::to_string(i) + "\n";
+  write_file(list_, many);
+  auto r = rl({"export", "--bibtex"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("error: " + list_.string() + ":100001: more than 100,000 ids"),
+            std::string::npos)
+      << r.err.substr(0, 1000);
+  // At the bound, nothing more is added, and the list stays as it was.
+  many.resize(many.rfind("id100001"));
+  write_file(list_, many);
+  r = rl({"add", id});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("holds 100,000 ids"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(list_), many);
+}
+
+TEST_F(Issue40, BlankLinesCostNothing) {
+  const auto id =
+      index_file("one.ris", "TY  - JOUR\nTI  - One\nDO  - 10.9/one\nAB  - One abstract.\nER  - \n",
+                 "one")
+          .at(0);
+  const fs::path small = dir_ / "small.txt", blank = dir_ / "blank.txt";
+  write_file(small, id + "\n");
+  write_file(blank, std::string(4 << 20, '\n') + id + "\n");
+  const Env env = sandbox_env(dir_.path());
+  auto r =
+      run(READING_LIST_BIN, {"--index", index_.string(), "--list", blank.string(), "list"}, env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines(r.out).size(), 1u);
+  const long base = peak_kib(READING_LIST_BIN,
+                             {"--index", index_.string(), "--list", small.string(), "list"}, env);
+  const long with_blanks = peak_kib(
+      READING_LIST_BIN, {"--index", index_.string(), "--list", blank.string(), "list"}, env);
+  // The 4 Mi blank lines are 4 MiB of text; a line's own bookkeeping (tens of
+  // bytes each) would be hundreds of MiB.
+  EXPECT_LT(with_blanks - base, 32 * 1024)
+      << "KiB: " << base << " for the list alone, " << with_blanks << " with 4 MiB of blank lines";
+  // And they are kept.
+  ASSERT_EQ(run(READING_LIST_BIN,
+                {"--index", index_.string(), "--list", blank.string(), "remove", id}, env)
+                .status,
+            0);
+  EXPECT_EQ(read_file(blank), std::string(4 << 20, '\n'));
+}
+
+TEST_F(Issue40, ANulOrInvalidUtf8InTheListIsAnErrorNamingFileAndLine) {
+  const auto id =
+      index_file("one.ris", "TY  - JOUR\nTI  - One\nDO  - 10.9/one\nAB  - One abstract.\nER  - \n",
+                 "one")
+          .at(0);
+  struct Case {
+    std::string line;
+    std::string says;
+  };
+  const std::string after_id = " of the line)";
+  for (const auto& c :
+       std::vector<Case>{{id + std::string(1, '\0'),
+                          "a NUL byte (byte " + std::to_string(id.size() + 1) + after_id},
+                         {id + std::string("  # note\0", 9), "a NUL byte"},
+                         {id + "  # caf\xe9",
+                          "not valid UTF-8 (byte " + std::to_string(id.size() + 8) + after_id},
+                         {"\xc0\xae\xc0\xae/x", "not valid UTF-8 (byte 1 of the line)"},
+                         {"10.9/\xed\xa0\x80", "not valid UTF-8"}}) {
+    const std::string content = "# header\n\n" + c.line + "\n";
+    write_file(list_, content);
+    for (std::vector<std::string> args :
+         {std::vector<std::string>{"list"}, {"add", id}, {"remove", id}}) {
+      auto r = rl(args);
+      EXPECT_EQ(r.status, 2) << args[0] << ": " << r.out;
+      EXPECT_NE(r.err.find("error: " + list_.string() + ":3: " + c.says), std::string::npos)
+          << r.err;
+      EXPECT_NE(r.err.find("\nhint: "), std::string::npos) << r.err;
+      EXPECT_EQ(read_file(list_), content);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Issue 40: what reading-list prints, and the ids it takes
+
+TEST_F(Issue40, ControlAndBidiCharactersArePrintedVisibly) {
+  // Display text keeps C1 controls and bidi characters; a source path keeps anything.
+  {
+    Writer writer = Writer::open(index_);
+    Abstract a;
+    a.title = "Evil \u009b31m title \u202eoverride\u2066isolate";
+    a.text = "Evil abstract about numbats \u009b31m and \u202erevo.";
+    a.source = "/tmp/\x1b]0;pwned\x07.txt";
+    a.line = 1;
+    writer.add(a);
+    writer.commit();
+  }
+  const std::string id = Index::open(index_).search("numbats").hits.at(0).abstract.id;
+  ASSERT_EQ(rl({"add", id}).status, 0);
+  auto raw = [](const std::string& text) {
+    for (const char* bad : {"\x1b", "\x07", "\u009b", "\u202e", "\u2066"}) {
+      if (text.find(bad) != std::string::npos) return true;
+    }
+    return false;
+  };
+
+  auto r = rl({"list"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(raw(r.out)) << r.out;
+  EXPECT_NE(r.out.find("Evil \\u{9b}31m title \\u{202e}override\\u{2066}isolate"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("/tmp/\\x1b]0;pwned\\x07.txt:1"), std::string::npos) << r.out;
+  r = rl({"search", "numbats"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(raw(r.out)) << r.out;
+  EXPECT_NE(r.out.find("\\u{202e}revo"), std::string::npos) << r.out;
+  // The list file's note is the title, made visible too.
+  EXPECT_FALSE(raw(read_file(list_))) << read_file(list_);
+  // JSON is for programs: the title as it is.
+  r = rl({"list", "--json"});
+  EXPECT_EQ(json::parse(lines(r.out).at(0)).at("title"),
+            "Evil \u009b31m title \u202eoverride\u2066isolate");
+
+  // Ids and paths in messages.
+  r = rl({"add", "a\x1b[31mred"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_FALSE(raw(r.err)) << r.err;
+  EXPECT_NE(r.err.find("error: 'a\\x1b[31mred' is not an abstract id"), std::string::npos) << r.err;
+  r = rl({"add", "\u202egnp.exe"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_FALSE(raw(r.err)) << r.err;
+  EXPECT_NE(r.err.find("error: no abstract with id '\\u{202e}gnp.exe'"), std::string::npos)
+      << r.err;
+  r = rl({"add", "c1\u009bid"});
+  EXPECT_NE(r.err.find("'c1\\u{9b}id' is not an abstract id"), std::string::npos) << r.err;
+  const fs::path odd = dir_ / "list\x1b[2J.txt";
+  fs::create_directory(odd);
+  r = run(READING_LIST_BIN, {"--index", index_.string(), "--list", odd.string(), "list"},
+          sandbox_env(dir_.path()));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_FALSE(raw(r.err)) << r.err;
+  EXPECT_NE(r.err.find("list\\x1b[2J.txt: is a directory"), std::string::npos) << r.err;
+}
+
+TEST_F(Issue40, ADoiWithParenthesesAndAnglesCanBeListed) {
+  const std::string doi = "10.1002/(SICI)1097-4636(199709)36:3<398::AID-JBM15>3.0.CO;2-F";
+  index_file(
+      "sici.ris",
+      "TY  - JOUR\nTI  - Biomaterials\nDO  - " + doi + "\nAB  - A biomaterials abstract.\nER  - \n",
+      "biomaterials");
+  // As `abstracts search` prints it.
+  auto r = abstracts(index_, {"search", "--json", "biomaterials"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string id = json_ids(r.out).at(0);
+  EXPECT_EQ(id, "10.1002/(sici)1097-4636(199709)36:3<398::aid-jbm15>3.0.co;2-f");
+  r = rl({"add", id});
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = rl({"list", "--json"});
+  EXPECT_EQ(json_ids(r.out), std::vector<std::string>{id});
+  r = rl({"export", "--bibtex"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("doi         = {" + id + "}"), std::string::npos) << r.out;
+  EXPECT_EQ(rl({"remove", id}).status, 0);
+  // And as written, in capitals.
+  r = rl({"add", doi});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json_ids(rl({"list", "--json"}).out), std::vector<std::string>{id});
 }
 
 }  // namespace
