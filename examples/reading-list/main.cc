@@ -226,6 +226,7 @@ int export_command(const Context& ctx, const std::string& format) {
   ReadingList list = ReadingList::load(ctx.list_file());
   if (list.ids().empty()) return empty_list(list);
   Index index = ctx.open_index();
+  reading_list::CitationKeys keys;
   std::size_t exported = 0;
   if (format == "csl-json") std::cout << "[\n";
   for (const auto& id : list.ids()) {
@@ -236,12 +237,13 @@ int export_command(const Context& ctx, const std::string& format) {
     }
     std::string note =
         a->source.empty() ? std::string() : a->source + ":" + std::to_string(a->line);
+    const std::string key = keys.key_for(*a);
     if (format == "bibtex") {
-      std::cout << reading_list::bibtex_entry(*a, note);
+      std::cout << reading_list::bibtex_entry(*a, key, note);
     } else if (format == "ris") {
-      std::cout << reading_list::ris_record(*a, note);
+      std::cout << reading_list::ris_record(*a, key, note);
     } else {
-      std::cout << (exported > 0 ? ",\n" : "") << reading_list::csl_json_item(*a, note);
+      std::cout << (exported > 0 ? ",\n" : "") << reading_list::csl_json_item(*a, key, note);
     }
     ++exported;
   }

@@ -651,11 +651,12 @@ std::vector<BibEntry> parse_bibtex(const std::string& text) {
 // The text a LaTeX reader gets back from an escaped field.
 std::string unescape(std::string s) {
   for (auto [from, to] :
-       std::vector<std::pair<std::string, std::string>>{{"\\textbraceleft{}", "{"},
-                                                        {"\\textbraceright{}", "}"},
+       std::vector<std::pair<std::string, std::string>>{{"\\{\\hspace{0pt\\iffalse\\}\\fi}", "{"},
+                                                        {"\\hspace{0pt\\iffalse\\{\\fi}\\}", "}"},
                                                         {"\\textbackslash{}", "\\"},
-                                                        {"\\textasciitilde{}", "~"},
-                                                        {"\\textasciicircum{}", "^"},
+                                                        {"-{}", "-"},
+                                                        {"\\{", "{"},
+                                                        {"\\}", "}"},
                                                         {"\\%", "%"},
                                                         {"\\&", "&"},
                                                         {"\\$", "$"},
@@ -668,27 +669,28 @@ std::string unescape(std::string s) {
   return s;
 }
 
-// No special left bare: each of % & $ # _ after a backslash, no other braces
-// or backslashes than those of the escapes.
+// No special left bare: each of % & $ # _ { } after a backslash, and no other
+// backslash than those and the escapes' own. (~ and ^ stay: BibTeX and
+// abstracts read them as they are, issue 40.)
 void expect_escaped(const std::string& value) {
   std::string rest = value;
-  for (const char* macro : {"\\textbraceleft{}", "\\textbraceright{}", "\\textbackslash{}",
-                            "\\textasciitilde{}", "\\textasciicircum{}"}) {
+  for (const char* macro : {"\\{\\hspace{0pt\\iffalse\\}\\fi}", "\\hspace{0pt\\iffalse\\{\\fi}\\}",
+                            "\\textbackslash{}", "-{}"}) {
     for (auto at = rest.find(macro); at != std::string::npos; at = rest.find(macro)) {
       rest.replace(at, std::string(macro).size(), " ");
     }
   }
   for (std::size_t i = 0; i < rest.size(); ++i) {
     char c = rest[i];
-    if (std::string("%&$#_").find(c) != std::string::npos) {
+    if (std::string("%&$#_{}").find(c) != std::string::npos) {
       EXPECT_TRUE(i > 0 && rest[i - 1] == '\\') << "bare '" << c << "' in: " << value;
     }
     if (c == '\\') {
       EXPECT_TRUE(i + 1 < rest.size() &&
-                  std::string("%&$#_").find(rest[i + 1]) != std::string::npos)
+                  std::string("%&$#_{}").find(rest[i + 1]) != std::string::npos)
           << "stray backslash in: " << value;
+      ++i;
     }
-    EXPECT_TRUE(c != '{' && c != '}' && c != '~' && c != '^') << "bare '" << c << "' in: " << value;
   }
 }
 
@@ -896,6 +898,14 @@ TEST_F(Issue18Export, BibtexHasAuthorsJournalDoiAndTheRightEntryTypes) {
 // Issue 40: the reading-list tool hardened. Each test runs the real binaries on
 // indexes and lists of its own.
 
+// What `abstracts show --json ID` says of an abstract in `index`.
+json show_json(const fs::path& index, const std::string& id, const fs::path& dir) {
+  auto r = run(ABSTRACTS_BIN, {"--index", index.string(), "show", "--json", "--", id},
+               sandbox_env(dir), dir);
+  EXPECT_EQ(r.status, 0) << id << ": " << r.err;
+  return r.status == 0 ? json::parse(r.out) : json();
+}
+
 // The peak resident memory, in KiB, of `program` run with `args` (its output
 // dropped): wait4 reports the child's own, not the test's.
 long peak_kib(const std::string& program, const std::vector<std::string>& args, const Env& env) {
@@ -955,10 +965,275 @@ class Issue40 : public ::testing::Test {
     return ids;
   }
 
+  // The export of the list in `format` indexed alone with `abstracts index`:
+  // the index it makes.
+  fs::path index_export(const std::string& format, const std::string& text) {
+    const std::string name = "export." + std::string(format == "bibtex" ? "bib"
+                                                     : format == "ris"  ? "ris"
+                                                                        : "json");
+    write_file(dir_ / name, text);
+    const fs::path back = dir_ / ("back-" + format);
+    auto r = abstracts(back, {"index", name});
+    EXPECT_EQ(r.status, 0) << r.err << "\n" << text;
+    return back;
+  }
+
   TempDir dir_;
   fs::path index_ = dir_ / "index";
   fs::path list_ = dir_ / "list.txt";
 };
+
+// The export of an abstract that came with a hostile citation key carries the
+// abstract and nothing else, in every format.
+void expect_only_the_real_abstract(const std::string& format, const fs::path& back,
+                                   const std::string& out) {
+  SCOPED_TRACE(format);
+  EXPECT_EQ(out.find("INJECTED"), std::string::npos) << "the key is replaced:\n" << out;
+  EXPECT_EQ(out.find("write18"), std::string::npos) << out;
+  if (format == "bibtex") {
+    std::size_t entries = 0;
+    for (const auto& line : lines(out)) entries += !line.empty() && line[0] == '@';
+    EXPECT_EQ(entries, 1u) << "one entry, no @preamble or @comment:\n" << out;
+  }
+  EXPECT_EQ(Index::open(back).stats().abstracts, 1u);
+  EXPECT_FALSE(Index::open(back).get("10.9/evil"));
+}
+
+TEST_F(Issue40, BibtexExportOfAnRisCitationKeyInjectsNothing) {
+  // The issue's reproducer, byte for byte.
+  auto ids = index_file(
+      "h.ris",
+      "TY  - JOUR\nTI  - Real title\nDO  - 10.9/real\nID  - k1, abstract = {INJECTED "
+      "abstract about zebras}, doi = {10.9/evil}}@preamble{\"\\\\immediate\\\\write18{touch "
+      "/tmp/pwned}\"}@comment{\nAB  - The real abstract about numbats.\nER  - \n",
+      "numbats");
+  ASSERT_EQ(ids, std::vector<std::string>{"10.9/real"});
+  ASSERT_EQ(rl({"add", "10.9/real"}).status, 0);
+  for (std::string format : {"bibtex", "ris", "csl-json"}) {
+    auto r = rl({"export", "--format", format});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const fs::path back = index_export(format, r.out);
+    expect_only_the_real_abstract(format, back, r.out);
+    const json a = show_json(back, "10.9/real", dir_.path());
+    EXPECT_EQ(a.value("title", ""), "Real title") << format;
+    EXPECT_EQ(a.value("text", ""), "The real abstract about numbats.") << format;
+    EXPECT_EQ(a.value("citation_key", ""), "10.9_real") << format;
+  }
+}
+
+TEST_F(Issue40, ExportsOfACslJsonCitationKeyWithNewlinesInjectNothing) {
+  // CSL-JSON keeps a key's line breaks, so the key can open a line of its own.
+  auto ids = index_file(
+      "h.json",
+      R"([{"type":"article-journal","title":"Real title","DOI":"10.9/real","container-title":"J",)"
+      R"("citation-key":"k1,\n  abstract = {INJECTED abstract about zebras},\n  doi = {10.9/evil}\n}\n)"
+      R"(@preamble{\"\\immediate\\write18{touch /tmp/pwned}\"}\n@comment{\nER  - \r\nTY  - JOUR\nAB  - INJECTED\n",)"
+      R"("abstract":"The real abstract about numbats."}])"
+      "\n",
+      "numbats");
+  ASSERT_EQ(ids, std::vector<std::string>{"10.9/real"});
+  ASSERT_EQ(rl({"add", "10.9/real"}).status, 0);
+  for (std::string format : {"bibtex", "ris", "csl-json"}) {
+    auto r = rl({"export", "--format", format});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const fs::path back = index_export(format, r.out);
+    expect_only_the_real_abstract(format, back, r.out);
+    EXPECT_EQ(show_json(back, "10.9/real", dir_.path()).value("text", ""),
+              "The real abstract about numbats.");
+  }
+}
+
+// Everything that has broken an export or its reader: braces unbalanced and a
+// '}' early (raw braces are LaTeX grouping, which the reader drops; \{ and \}
+// are braces that stay), BibTeX's '@', '#' and commas, LaTeX's specials,
+// quotes, each line separator, HTML and entities, and an injection of each format.
+const std::string kHostile = std::string(
+    "\\} early \\{unbalanced @preamble{\"\\immediate\\write18{touch /tmp/pwned}\"}@comment{ "
+    "100% #1 \"quoted\" 'single' a,b; x=y back\\slash new\nline CR\rhere NEL\u0085here "
+    "LS\u2028here "
+    "PS\u2029here VT\x0b"
+    "here FF\x0c"
+    "here ~tilde ^caret \\$5 and \\$6 a_b R&D; x--y <b>bold</b> "
+    "&amp; &lt;i> \nER  - \r\nTY  - JOUR\n\"},{\"id\":\"evil\"} \\{balanced \\{nested\\}\\} "
+    "end\\}");
+
+// An index of abstracts with hostile values in every field, made by the
+// library's Writer (which cleans them as `abstracts index` does), and a list of them.
+class Issue40RoundTrip : public ::testing::TestWithParam<std::string> {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    ids_ = new std::vector<std::string>();
+    Writer writer = Writer::open(original());
+    auto add = [&](Abstract a) { ids_->push_back(writer.add(std::move(a))); };
+    Abstract a;
+    a.doi = "10.1002/(SICI)1097-4636(199709)36:3<398::AID-JBM15>3.0.CO;2-F";
+    a.title = "Title one " + kHostile;
+    a.text = "Abstract one " + kHostile;
+    a.venue = "Journal " + kHostile;
+    a.year = 2020;
+    a.authors = {{"Fam\\}ily, and Co", "Gi\\{ven"}, {"The \\{Org and Others", ""}};
+    a.categories = {"cat, " + kHostile, "plain"};
+    a.citation_key =
+        "k1, abstract = {INJECTED}, doi = {10.9/evil}}\n@preamble{\"\\write18{x}\"}\n@comment{";
+    a.source = "/tmp/source " + kHostile + ".ris";
+    a.line = 3;
+    add(a);
+    a = Abstract();
+    a.doi = "10.9/a%b#c_d&e$f~g^h\"i@j,k;l'm";
+    a.title = "Title two \\{";
+    a.text = "Abstract two \\}" + kHostile;
+    a.citation_key = "dup";
+    add(a);
+    a = Abstract();
+    a.doi = "10.9/arxiv.org/abs/0704.0001";  // no arXiv id, whatever a link to it looks like
+    a.venue = "Venue \\{three";
+    a.title = "Title three \\$x\\$ " + kHostile;
+    a.text = "Abstract three " + kHostile;
+    a.citation_key = "dup";
+    add(a);
+    a = Abstract();
+    a.venue = "arXiv";
+    a.arxiv_id = "0704.0001";
+    a.categories = {"hep-ph", "x\\}y\\{z"};
+    a.title = "Title four " + kHostile;
+    a.text = "Abstract four " + kHostile;
+    a.citation_key = std::string("key\u0085\u2028\x0b\x0c") + "end";
+    add(a);
+    a = Abstract();
+    a.doi = "10.9/five";
+    a.pmid = "12345678";
+    a.arxiv_id = "0801.0002";  // a journal article's preprint
+    a.venue = "Med \\{J";
+    a.title = "Title five " + kHostile;
+    a.text = "Abstract five " + kHostile;
+    a.citation_key = "dup";
+    add(a);
+    a = Abstract();  // no identifier: its id is its key
+    a.title = "Title six " + kHostile;
+    a.text = "Abstract six " + kHostile;
+    a.citation_key = "Smith:2020-x.y_z";
+    add(a);
+    a = Abstract();  // no identifier, no key: its id is its text's hash
+    a.text = "Abstract seven " + kHostile;
+    a.source = "/tmp/x\n@preamble{y}\\write18{z}\u0085\u2028/standard_id: doi:10.9/evil.ris";
+    a.line = 7;
+    add(a);
+    writer.commit();
+    std::vector<std::string> args = {"--index", original().string(), "--list", list().string(),
+                                     "add"};
+    args.insert(args.end(), ids_->begin(), ids_->end());
+    auto r = run(READING_LIST_BIN, args, sandbox_env(dir_->path()), dir_->path());
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+
+  static void TearDownTestSuite() {
+    delete dir_;
+    delete ids_;
+  }
+
+  static fs::path original() { return dir_->path() / "original"; }
+  static fs::path list() { return dir_->path() / "list.txt"; }
+
+  static inline TempDir* dir_ = nullptr;
+  static inline std::vector<std::string>* ids_ = nullptr;
+};
+
+// What a RIS line keeps of a display text: its line separators (of which
+// display text keeps only NEL) become spaces, which then collapse.
+std::string as_one_line(std::string text) {
+  for (auto at = text.find("\u0085"); at != std::string::npos; at = text.find("\u0085"))
+    text.replace(at, 2, " ");
+  std::string out;
+  for (char c : text) {
+    if (c == ' ' && (out.empty() || out.back() == ' ')) continue;
+    out += c;
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+TEST_P(Issue40RoundTrip, HostileValuesComeBackAsExported) {
+  const std::string format = GetParam();
+  const fs::path dir = dir_->path();
+  auto r =
+      run(READING_LIST_BIN,
+          {"--index", original().string(), "--list", list().string(), "export", "--format", format},
+          sandbox_env(dir), dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string& out = r.out;
+
+  // The export holds the entries exported and nothing else.
+  std::set<std::string> keys;
+  if (format == "bibtex") {
+    EXPECT_EQ(out.find("\\write18"), std::string::npos) << "a LaTeX command left to run:\n" << out;
+    EXPECT_EQ(out.find("\\immediate"), std::string::npos) << out;
+    auto entries = parse_bibtex(out);
+    ASSERT_EQ(entries.size(), ids_->size()) << out;
+    for (const auto& e : entries) keys.insert(e.key);
+    std::size_t starts = 0;
+    for (const auto& line : lines(out)) starts += !line.empty() && line[0] == '@';
+    EXPECT_EQ(starts, ids_->size()) << out;
+  } else if (format == "ris") {
+    for (const char* separator : {"\x0b", "\x0c", "\u0085", "\u2028", "\u2029"}) {
+      EXPECT_EQ(out.find(separator), std::string::npos) << "a line separator in\n" << out;
+    }
+    std::size_t records = 0;
+    for (std::string line : lines(out)) {
+      ASSERT_FALSE(line.empty()) << "every line ends in CR LF";
+      ASSERT_EQ(line.back(), '\r') << line;
+      line.pop_back();
+      EXPECT_EQ(line.find('\r'), std::string::npos) << line;
+      if (line.empty()) continue;
+      EXPECT_TRUE(line.size() >= 5 && std::isupper(static_cast<unsigned char>(line[0])) &&
+                  line.compare(2, 3, "  -") == 0)
+          << "not a tag line: " << line;
+      if (line.rfind("ID  - ", 0) == 0) keys.insert(line.substr(6));
+      records += line.rfind("TY  - ", 0) == 0;
+    }
+    EXPECT_EQ(records, ids_->size());
+  } else {
+    const json items = json::parse(out);
+    ASSERT_EQ(items.size(), ids_->size());
+    for (const auto& item : items) keys.insert(item.at("id").get<std::string>());
+  }
+  EXPECT_EQ(keys.size(), ids_->size()) << "one key per citation";
+  for (const auto& key : keys) {
+    EXPECT_TRUE(!key.empty() &&
+                key.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                      "0123456789_:.-") == std::string::npos)
+        << key;
+  }
+
+  // Read back by abstracts: the same abstracts, and no other.
+  const std::string name = "export-" + format;
+  write_file(dir / name, out);
+  const fs::path back = dir / ("back-" + format);
+  r = run(ABSTRACTS_BIN, {"--index", back.string(), "index", name}, sandbox_env(dir), dir);
+  ASSERT_EQ(r.status, 0) << r.err << "\n" << out;
+  EXPECT_EQ(Index::open(back).stats().abstracts, ids_->size());
+  for (const auto& id : *ids_) {
+    SCOPED_TRACE(id);
+    const json a = show_json(original(), id, dir);
+    const json b = show_json(back, id, dir);
+    ASSERT_FALSE(b.is_null()) << "not read back from\n" << out;
+    EXPECT_EQ(b.at("id"), a.at("id"));
+    EXPECT_EQ(b.at("doi"), a.at("doi"));
+    EXPECT_EQ(b.at("arxiv"), a.at("arxiv"));
+    // RIS has no tag for a PMID that abstracts reads (AN is not read).
+    if (format != "ris") {
+      EXPECT_EQ(b.at("pmid"), a.at("pmid"));
+    }
+    const auto title = a.at("title").get<std::string>(), text = a.at("text").get<std::string>();
+    EXPECT_EQ(b.at("title"), format == "ris" ? as_one_line(title) : title);
+    EXPECT_EQ(b.at("text"), format == "ris" ? as_one_line(text) : text);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, Issue40RoundTrip, ::testing::Values("bibtex", "ris", "csl-json"),
+                         [](const auto& info) {
+                           return info.param == "csl-json" ? std::string("csljson") : info.param;
+                         });
 
 // ---------------------------------------------------------------------------
 // Issue 40: the list file's bounds
@@ -1190,6 +1465,14 @@ TEST_F(Issue40, ADoiWithParenthesesAndAnglesCanBeListed) {
   r = rl({"export", "--bibtex"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("doi         = {" + id + "}"), std::string::npos) << r.out;
+  // In a link, what a URL cannot hold is percent-encoded.
+  r = rl({"export", "--format", "ris"});
+  EXPECT_NE(
+      r.out.find(
+          "UR  - "
+          "https://doi.org/10.1002/(sici)1097-4636(199709)36:3%3C398::aid-jbm15%3E3.0.co;2-f\r\n"),
+      std::string::npos)
+      << r.out;
   EXPECT_EQ(rl({"remove", id}).status, 0);
   // And as written, in capitals.
   r = rl({"add", doi});
