@@ -15,6 +15,7 @@
 #include "list_search.h"
 #include "output.h"
 #include "reading_list.h"
+#include "visible.h"
 
 namespace {
 
@@ -24,6 +25,7 @@ using abstracts::Error;
 using abstracts::Index;
 using reading_list::ListLock;
 using reading_list::ReadingList;
+using reading_list::visible;
 
 std::string env(const char* name) {
   const char* v = std::getenv(name);
@@ -62,11 +64,21 @@ struct Context {
   Index open_index() const { return Index::open(index_dir()); }
 };
 
+// Messages quote ids, paths and queries as given: each line goes through
+// visible(), so nothing in them acts on the terminal.
 void print_error(const std::exception& e) {
-  std::cerr << "error: " << e.what() << '\n';
+  std::cerr << "error: " << visible(e.what()) << '\n';
   if (const auto* ae = dynamic_cast<const Error*>(&e); ae != nullptr && !ae->hint().empty()) {
-    std::cerr << "hint: " << ae->hint() << '\n';
+    std::cerr << "hint: " << visible(ae->hint()) << '\n';
   }
+}
+
+// A message on stderr: what was done, or what was found amiss but not fatal.
+void say(const std::string& message) { std::cerr << "reading-list: " << visible(message) << '\n'; }
+
+std::string ascii_lower(std::string s) {
+  for (char& c : s) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  return s;
 }
 
 std::string quoted_list(const std::vector<std::string>& ids) {
@@ -82,16 +94,15 @@ std::unique_ptr<reading_list::Printer> printer(bool json) {
 
 // Says on stderr that the list is empty; the command then found nothing.
 int empty_list(const ReadingList& list) {
-  std::cerr << "reading-list: the list " << list.file().string()
-            << " is empty; add abstracts with `reading-list add ID...`\n";
+  say("the list " + list.file().string() +
+      " is empty; add abstracts with `reading-list add ID...`");
   return 1;
 }
 
 void warn_missing(const Index& index, const std::vector<std::string>& ids) {
   for (const auto& id : ids) {
     if (!index.get(id)) {
-      std::cerr << "reading-list: " << id << " is on the list but not in the index "
-                << index.path().string() << "\n";
+      say(id + " is on the list but not in the index " + index.path().string());
     }
   }
 }
@@ -109,7 +120,11 @@ int add(const Context& ctx, const std::vector<std::string>& ids) {
   std::vector<Abstract> found;
   std::vector<std::string> missing;
   for (const auto& id : ids) {
-    if (auto a = index.get(id)) {
+    auto a = index.get(id);
+    // A DOI as written ("10.1002/(SICI)..."): the index keeps DOIs, and so
+    // the ids made of them, in lower case.
+    if (!a && id.rfind("10.", 0) == 0) a = index.get(ascii_lower(id));
+    if (a) {
       found.push_back(std::move(*a));
     } else {
       missing.push_back(id);
@@ -129,13 +144,13 @@ int add(const Context& ctx, const std::vector<std::string>& ids) {
     if (list.add(a.id, a.title)) {
       ++added;
     } else {
-      std::cerr << "reading-list: " << a.id << " is already on the list\n";
+      say(a.id + " is already on the list");
     }
   }
   if (added > 0) {
     list.save();
-    std::cerr << "reading-list: added " << added << (added == 1 ? " abstract" : " abstracts")
-              << " to " << file.string() << '\n';
+    say("added " + std::to_string(added) + (added == 1 ? " abstract" : " abstracts") + " to " +
+        file.string());
   }
   return 0;
 }
@@ -155,8 +170,8 @@ int remove(const Context& ctx, const std::vector<std::string>& ids) {
   std::size_t removed = 0;
   for (const auto& id : ids) removed += list.remove(id) ? 1 : 0;
   if (removed > 0) list.save();
-  std::cerr << "reading-list: removed " << removed << (removed == 1 ? " abstract" : " abstracts")
-            << " from " << file.string() << '\n';
+  say("removed " + std::to_string(removed) + (removed == 1 ? " abstract" : " abstracts") +
+      " from " + file.string());
   return 0;
 }
 
@@ -179,10 +194,10 @@ int search(const Context& ctx, const std::vector<std::string>& words,
   Index index = ctx.open_index();
   abstracts::SearchResults results = reading_list::search_list(index, query, list.ids(), options);
   if (results.corrected) {
-    std::cerr << "reading-list: nothing on the list found for \"" << query
-              << "\"; showing results for \"" << results.suggestion << "\"\n";
+    say("nothing on the list found for \"" + query + "\"; showing results for \"" +
+        results.suggestion + "\"");
   } else if (!results.suggestion.empty()) {
-    std::cerr << "reading-list: did you mean \"" << results.suggestion << "\"?\n";
+    say("did you mean \"" + results.suggestion + "\"?");
   }
   auto out = printer(json);
   for (const auto& hit : results.hits) out->hit(hit);
@@ -205,28 +220,30 @@ int suggest(const Context& ctx, const abstracts::SearchOptions& options, bool js
 // "csl-json": one JSON array), in list order.
 int export_command(const Context& ctx, const std::string& format) {
   if (format.empty()) {
-    throw Error("export needs a format", "use `reading-list export --format bibtex` (or ris, csl-json)");
+    throw Error("export needs a format",
+                "use `reading-list export --format bibtex` (or ris, csl-json)");
   }
   ReadingList list = ReadingList::load(ctx.list_file());
   if (list.ids().empty()) return empty_list(list);
   Index index = ctx.open_index();
+  reading_list::CitationKeys keys;
   std::size_t exported = 0;
   if (format == "csl-json") std::cout << "[\n";
   for (const auto& id : list.ids()) {
     auto a = index.get(id);
     if (!a) {
-      std::cerr << "reading-list: " << id << " is on the list but not in the index "
-                << index.path().string() << "; left out\n";
+      say(id + " is on the list but not in the index " + index.path().string() + "; left out");
       continue;
     }
     std::string note =
         a->source.empty() ? std::string() : a->source + ":" + std::to_string(a->line);
+    const std::string key = keys.key_for(*a);
     if (format == "bibtex") {
-      std::cout << reading_list::bibtex_entry(*a, note);
+      std::cout << reading_list::bibtex_entry(*a, key, note);
     } else if (format == "ris") {
-      std::cout << reading_list::ris_record(*a, note);
+      std::cout << reading_list::ris_record(*a, key, note);
     } else {
-      std::cout << (exported > 0 ? ",\n" : "") << reading_list::csl_json_item(*a, note);
+      std::cout << (exported > 0 ? ",\n" : "") << reading_list::csl_json_item(*a, key, note);
     }
     ++exported;
   }
@@ -295,10 +312,12 @@ int main(int argc, char** argv) {
   suggest_cmd->callback([&] { status = suggest(ctx, suggest_options, json); });
 
   std::string export_format;
-  auto* export_cmd = app.add_subcommand("export", "Print the list as citations for a reference manager");
+  auto* export_cmd =
+      app.add_subcommand("export", "Print the list as citations for a reference manager");
   export_cmd->add_option("--format", export_format, "bibtex, ris or csl-json (a JSON array)")
       ->check(CLI::IsMember({"bibtex", "ris", "csl-json"}));
-  export_cmd->add_flag_callback("--bibtex", [&] { export_format = "bibtex"; }, "Short for --format bibtex");
+  export_cmd->add_flag_callback(
+      "--bibtex", [&] { export_format = "bibtex"; }, "Short for --format bibtex");
   export_cmd->callback([&] { status = export_command(ctx, export_format); });
 
   for (auto* cmd : {add_cmd, remove_cmd, list_cmd, search_cmd, suggest_cmd, export_cmd})
@@ -311,7 +330,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "error: " << e.what() << "\nhint: run `reading-list --help` for usage\n";
+    std::cerr << "error: " << visible(e.what()) << "\nhint: run `reading-list --help` for usage\n";
     return 2;
   } catch (const std::exception& e) {
     print_error(e);

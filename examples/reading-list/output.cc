@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <ostream>
 
+#include "visible.h"
+
 namespace reading_list {
 namespace fs = std::filesystem;
 
@@ -67,9 +69,9 @@ class TextPrinter : public Printer {
 
   void entry(const std::string& id, const std::optional<abstracts::Abstract>& a) override {
     if (a) {
-      out_ << id << "  " << a->title << "  " << location(*a) << '\n';
+      out_ << visible(id) << "  " << visible(a->title) << "  " << visible(location(*a)) << '\n';
     } else {
-      out_ << id << "  (not in the index)\n";
+      out_ << visible(id) << "  (not in the index)\n";
     }
   }
 
@@ -78,10 +80,10 @@ class TextPrinter : public Printer {
     printed_ = true;
     char score[32];
     std::snprintf(score, sizeof score, "%.2f", h.score);
-    out_ << h.rank << "  " << location(h.abstract) << "  id " << h.abstract.id << "  score "
-         << score << '\n';
-    out_ << "   " << h.abstract.title << '\n';
-    if (!h.snippet.text.empty()) out_ << "   " << h.snippet.text << '\n';
+    out_ << h.rank << "  " << visible(location(h.abstract)) << "  id " << visible(h.abstract.id)
+         << "  score " << score << '\n';
+    out_ << "   " << visible(h.abstract.title) << '\n';
+    if (!h.snippet.text.empty()) out_ << "   " << visible(h.snippet.text) << '\n';
   }
 
  private:

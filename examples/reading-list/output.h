@@ -25,7 +25,7 @@ class Printer {
 };
 
 // Text for people: an entry per line ("id  title  source:line"), hits as
-// `abstracts search` prints them.
+// `abstracts search` prints them; every string through visible().
 std::unique_ptr<Printer> make_text_printer(std::ostream& out);
 
 // JSON Lines for programs: one object per entry or hit, with the fields of

@@ -7,23 +7,26 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "abstracts/abstracts.h"
+#include "utf8.h"
+#include "visible.h"
 
 namespace reading_list {
 namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::size_t kMaxIdLength = 256;
+constexpr std::size_t kMaxIdBytes = 256;
 
 constexpr const char* kHeader =
     "# reading-list: one abstract id per line, in the order added.\n"
     "# Lines starting with '#' are comments; text after an id and '#' is a note.\n"
     "# Edit by hand or with `reading-list add` and `reading-list remove`.\n";
+
+constexpr const char* kOtherFileHint = "give another list file with --list FILE";
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
@@ -34,6 +37,18 @@ std::string_view trim(std::string_view s) {
 }
 
 std::string errno_message() { return std::strerror(errno); }
+
+// Closes a file descriptor when it goes.
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() { ::close(fd_); }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+
+ private:
+  int fd_;
+};
 
 // Where the list really lives: the target of a symbolic link, so that saving
 // replaces the target and keeps the link.
@@ -88,93 +103,166 @@ class TempFile {
 }  // namespace
 
 bool is_valid_id(std::string_view id) {
-  if (id.empty() || id.size() > kMaxIdLength) return false;
-  return std::all_of(id.begin(), id.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           std::strchr("-_.:/+@", c) != nullptr;
-  });
+  if (id.empty() || id.size() > kMaxIdBytes || id.front() == '#') return false;
+  for (std::size_t i = 0; i < id.size();) {
+    char32_t c;
+    if (!next_code_point(id, i, c)) return false;
+    // White space would end the id on its line; a control character or a line
+    // separator could end the line itself for another program.
+    if (c <= 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x2028 || c == 0x2029) return false;
+  }
+  return true;
 }
 
 ReadingList ReadingList::load(const fs::path& file) {
   ReadingList list;
   list.file_ = file;
-  std::error_code ec;
-  if (!fs::exists(file, ec)) return list;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    throw abstracts::Error("cannot read the reading list " + file.string() + ": " + errno_message(),
-                           "check the file's permissions, or give another file with --list FILE");
+  const std::string name = file.string();
+  auto bad_file = [&](const std::string& what, std::size_t line, const std::string& hint) {
+    return abstracts::InputError(name + (line == 0 ? "" : ":" + std::to_string(line)) + ": " + what,
+                                 name, line, hint);
+  };
+  auto too_big = [&] {
+    return bad_file("over 16 MiB, more than a reading list holds", 0,
+                    "a reading list holds one id per line, at most 100,000 of them in 16 MiB; is " +
+                        name + " the right file? " + kOtherFileHint);
+  };
+  // O_NONBLOCK: opening a FIFO does not wait for a writer; fstat then refuses
+  // it, and a device such as /dev/zero, which could be read forever.
+  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    if (errno == ENOENT) return list;  // a new list (or a link to one)
+    throw abstracts::Error("cannot read the reading list " + name + ": " + errno_message(),
+                           "check the file's permissions, or " + std::string(kOtherFileHint));
   }
-  std::string text;
-  std::size_t number = 0;
-  while (std::getline(in, text)) {
-    ++number;
-    if (!text.empty() && text.back() == '\r') text.pop_back();  // written on Windows
-    std::string_view content = trim(text);
-    Line line{text, {}};
-    if (!content.empty() && content.front() != '#') {
-      auto end = std::find_if(content.begin(), content.end(), is_blank) - content.begin();
-      std::string_view id = content.substr(0, end);
-      std::string_view rest = trim(content.substr(end));
-      auto bad = [&](const std::string& what) {
-        return abstracts::InputError(
-            file.string() + ":" + std::to_string(number) + ": " + what, file.string(), number,
-            "a list line holds one abstract id, optionally followed by '# a note'; "
-            "comment lines start with '#'");
-      };
-      if (!rest.empty() && rest.front() != '#') {
-        throw bad("expected one id per line, found '" + std::string(content) + "'");
-      }
-      if (!is_valid_id(id)) {
-        throw bad("'" + std::string(id) + "' is not an abstract id");
-      }
-      if (list.contains(id)) {
-        throw bad("the id " + std::string(id) + " is on the list twice");
-      }
-      line.id = id;
-      list.ids_.push_back(line.id);
+  FileDescriptor guard(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    throw abstracts::Error("cannot read the reading list " + name + ": " + errno_message());
+  }
+  if (!S_ISREG(st.st_mode)) {
+    throw bad_file(
+        S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file (a device, FIFO or socket)", 0,
+        "the reading list is a regular file, or a symbolic link to one; " +
+            std::string(kOtherFileHint));
+  }
+  if (static_cast<std::uintmax_t>(st.st_size) > kMaxBytes) throw too_big();
+
+  // Read as it streams, and counted: the file may grow while it is read.
+  std::string line;
+  std::size_t number = 0, total = 0;
+  char buf[1 << 16];
+  while (true) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      throw abstracts::Error("cannot read the reading list " + name + ": " + errno_message());
     }
-    list.lines_.push_back(std::move(line));
+    if (n == 0) break;
+    total += static_cast<std::size_t>(n);
+    if (total > kMaxBytes) throw too_big();
+    for (std::string_view chunk(buf, static_cast<std::size_t>(n)); !chunk.empty();) {
+      const std::size_t end = chunk.find('\n');
+      const std::string_view piece = chunk.substr(0, end);
+      if (line.size() + piece.size() > kMaxLineBytes) {
+        throw bad_file(
+            "line longer than 1 MiB", number + 1,
+            "a list line holds one abstract id and a note; is " + name + " really a reading list?");
+      }
+      line.append(piece);
+      if (end == std::string_view::npos) break;
+      list.read_line(line, ++number);
+      line.clear();
+      chunk.remove_prefix(end + 1);
+    }
   }
-  if (in.bad()) {
-    throw abstracts::Error("cannot read the reading list " + file.string() + ": " +
-                           errno_message());
-  }
+  if (!line.empty()) list.read_line(line, ++number);
   return list;
 }
 
+void ReadingList::read_line(std::string& text, std::size_t number) {
+  // Nothing is allocated for a line but its text: a list may hold millions.
+  auto bad = [&](const std::string& what, const std::string& hint) {
+    const std::string name = file_.string();
+    return abstracts::InputError(name + ":" + std::to_string(number) + ": " + what, name, number,
+                                 hint);
+  };
+  if (!text.empty() && text.back() == '\r') text.pop_back();  // written on Windows
+  // A NUL would cut the id short wherever text is a C string.
+  if (const auto nul = text.find('\0'); nul != std::string::npos) {
+    throw bad("a NUL byte (byte " + std::to_string(nul + 1) + " of the line)",
+              "a reading list is UTF-8 text; is " + file_.string() +
+                  " a binary file, or text in UTF-16?");
+  }
+  if (const auto at = find_invalid_utf8(text); at != std::string::npos) {
+    throw bad("not valid UTF-8 (byte " + std::to_string(at + 1) + " of the line)",
+              "a reading list is UTF-8 text; convert it, e.g. with iconv -f latin1 -t utf-8");
+  }
+  const std::string_view content = trim(text);
+  if (content.empty() || content.front() == '#') {
+    tail_ += text;
+    tail_ += '\n';
+    return;
+  }
+  constexpr const char* kLineHint =
+      "a list line holds one abstract id, optionally followed by '# a note'; "
+      "comment lines start with '#'";
+  const auto end = std::find_if(content.begin(), content.end(), is_blank) - content.begin();
+  const std::string_view id = content.substr(0, static_cast<std::size_t>(end));
+  const std::string_view rest = trim(content.substr(static_cast<std::size_t>(end)));
+  if (!rest.empty() && rest.front() != '#') {
+    throw bad("expected one id per line, found '" + std::string(content) + "'", kLineHint);
+  }
+  if (!is_valid_id(id)) throw bad("'" + std::string(id) + "' is not an abstract id", kLineHint);
+  if (contains(id)) throw bad("the id " + std::string(id) + " is on the list twice", kLineHint);
+  if (ids_.size() == kMaxIds) {
+    throw bad("more than 100,000 ids, more than a reading list holds",
+              "is " + file_.string() + " the right file? " + kOtherFileHint);
+  }
+  ids_.emplace_back(id);
+  id_set_.emplace(id);
+  lines_.push_back({std::move(tail_), text});
+  tail_.clear();
+}
+
 bool ReadingList::contains(std::string_view id) const {
-  return std::find(ids_.begin(), ids_.end(), id) != ids_.end();
+  return id_set_.count(std::string(id)) != 0;
 }
 
 bool ReadingList::add(const std::string& id, std::string_view note) {
   if (contains(id)) return false;
-  if (lines_.empty()) {
-    std::istringstream header(kHeader);
-    for (std::string text; std::getline(header, text);) lines_.push_back({text, {}});
+  if (ids_.size() >= kMaxIds) {
+    throw abstracts::Error(
+        "the reading list " + file_.string() + " holds 100,000 ids, the most it may",
+        "remove some with `reading-list remove ID...`, or start another list with --list FILE");
   }
+  if (lines_.empty() && tail_.empty()) tail_ = kHeader;
   std::string text = id;
-  if (!note.empty()) {
-    text += "  # ";
-    // A note is one line, whatever the title holds.
-    for (char c : note) text += (c == '\n' || c == '\r') ? ' ' : c;
-  }
-  lines_.push_back({text, id});
+  // The note is the rest of the id's line: one line, and nothing in it acts on
+  // a terminal that shows the file.
+  if (!note.empty()) text += "  # " + visible(note);
+  lines_.push_back({std::move(tail_), std::move(text)});
+  tail_.clear();
   ids_.push_back(id);
+  id_set_.insert(id);
   return true;
 }
 
 bool ReadingList::remove(std::string_view id) {
-  auto it = std::find_if(lines_.begin(), lines_.end(), [&](const Line& l) { return l.id == id; });
-  if (it == lines_.end()) return false;
-  lines_.erase(it);
-  ids_.erase(std::find(ids_.begin(), ids_.end(), id));
+  const auto it = std::find(ids_.begin(), ids_.end(), id);
+  if (it == ids_.end()) return false;
+  const auto at = static_cast<std::size_t>(it - ids_.begin());
+  // The comments above the line stay, above the next one.
+  std::string& next_before = at + 1 < lines_.size() ? lines_[at + 1].before : tail_;
+  next_before.insert(0, lines_[at].before);
+  lines_.erase(lines_.begin() + static_cast<std::ptrdiff_t>(at));
+  id_set_.erase(*it);
+  ids_.erase(it);
   return true;
 }
 
 void ReadingList::save() const {
   const fs::path target = target_of(file_);
-  create_directory_for(target);
   auto fail = [&](const std::string& what) {
     return abstracts::Error(
         "cannot write the reading list " + target.string() + ": " + what,
@@ -182,8 +270,20 @@ void ReadingList::save() const {
   };
 
   std::string content;
-  for (const auto& line : lines_) content += line.text + '\n';
-
+  for (const auto& line : lines_) {
+    content += line.before;
+    content += line.text;
+    content += '\n';
+  }
+  content += tail_;
+  // A list this program could not read back is not written.
+  if (content.size() > kMaxBytes) {
+    throw abstracts::Error(
+        "the reading list " + file_.string() + " would be over 16 MiB",
+        "the list was left as it was; remove ids or comments, or start another list "
+        "with --list FILE");
+  }
+  create_directory_for(target);
   // The temporary file sits in the same directory: rename() is atomic only
   // within one file system.
   std::string temp_name = ".";

@@ -6,10 +6,18 @@
 // No test touches the user's files: HOME and XDG_DATA_HOME point into a
 // temporary directory and READING_LIST is unset unless a test sets it.
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -216,7 +224,8 @@ TEST_F(ReadingListTest, AnUnknownIdDoesNotCreateTheList) {
 }
 
 TEST_F(ReadingListTest, SomethingThatCannotBeAnIdIsAnError) {
-  for (std::string bad : {"two words", "#comment", "a{b}", ""}) {
+  // (Braces, parentheses and angle brackets are no reason: DOIs have them, issue 40.)
+  for (std::string bad : {"two words", "#comment", " leading-space", ""}) {
     auto r = rl_list({"add", bad});
     EXPECT_EQ(r.status, 2) << bad;
     EXPECT_NE(r.err.find("error: '" + bad + "' is not an abstract id"), std::string::npos) << r.err;
@@ -302,7 +311,7 @@ TEST_F(ReadingListTest, AMalformedLineIsAnErrorNamingFileAndLine) {
     std::string says;
   };
   for (const auto& c : std::vector<Case>{{"two ids", "expected one id per line"},
-                                         {"(not-an-id)", "is not an abstract id"},
+                                         {std::string("ctrl\x01id"), "is not an abstract id"},
                                          {id, "on the list twice"}}) {
     std::string content = "# header\n" + id + "\n\n" + c.line + "\n";
     write_file(list_, content);
@@ -642,11 +651,12 @@ std::vector<BibEntry> parse_bibtex(const std::string& text) {
 // The text a LaTeX reader gets back from an escaped field.
 std::string unescape(std::string s) {
   for (auto [from, to] :
-       std::vector<std::pair<std::string, std::string>>{{"\\textbraceleft{}", "{"},
-                                                        {"\\textbraceright{}", "}"},
+       std::vector<std::pair<std::string, std::string>>{{"\\{\\hspace{0pt\\iffalse\\}\\fi}", "{"},
+                                                        {"\\hspace{0pt\\iffalse\\{\\fi}\\}", "}"},
                                                         {"\\textbackslash{}", "\\"},
-                                                        {"\\textasciitilde{}", "~"},
-                                                        {"\\textasciicircum{}", "^"},
+                                                        {"-{}", "-"},
+                                                        {"\\{", "{"},
+                                                        {"\\}", "}"},
                                                         {"\\%", "%"},
                                                         {"\\&", "&"},
                                                         {"\\$", "$"},
@@ -659,27 +669,28 @@ std::string unescape(std::string s) {
   return s;
 }
 
-// No special left bare: each of % & $ # _ after a backslash, no other braces
-// or backslashes than those of the escapes.
+// No special left bare: each of % & $ # _ { } after a backslash, and no other
+// backslash than those and the escapes' own. (~ and ^ stay: BibTeX and
+// abstracts read them as they are, issue 40.)
 void expect_escaped(const std::string& value) {
   std::string rest = value;
-  for (const char* macro : {"\\textbraceleft{}", "\\textbraceright{}", "\\textbackslash{}",
-                            "\\textasciitilde{}", "\\textasciicircum{}"}) {
+  for (const char* macro : {"\\{\\hspace{0pt\\iffalse\\}\\fi}", "\\hspace{0pt\\iffalse\\{\\fi}\\}",
+                            "\\textbackslash{}", "-{}"}) {
     for (auto at = rest.find(macro); at != std::string::npos; at = rest.find(macro)) {
       rest.replace(at, std::string(macro).size(), " ");
     }
   }
   for (std::size_t i = 0; i < rest.size(); ++i) {
     char c = rest[i];
-    if (std::string("%&$#_").find(c) != std::string::npos) {
+    if (std::string("%&$#_{}").find(c) != std::string::npos) {
       EXPECT_TRUE(i > 0 && rest[i - 1] == '\\') << "bare '" << c << "' in: " << value;
     }
     if (c == '\\') {
       EXPECT_TRUE(i + 1 < rest.size() &&
-                  std::string("%&$#_").find(rest[i + 1]) != std::string::npos)
+                  std::string("%&$#_{}").find(rest[i + 1]) != std::string::npos)
           << "stray backslash in: " << value;
+      ++i;
     }
-    EXPECT_TRUE(c != '{' && c != '}' && c != '~' && c != '^') << "bare '" << c << "' in: " << value;
   }
 }
 
@@ -881,6 +892,592 @@ TEST_F(Issue18Export, BibtexHasAuthorsJournalDoiAndTheRightEntryTypes) {
   EXPECT_EQ(preprint.fields.at("primaryclass"), "hep-ph");
   EXPECT_EQ(by_type.at("inproceedings").fields.at("booktitle"), "NeurIPS 2026");
   EXPECT_EQ(export_as("endnote").status, 2);
+}
+
+// ---------------------------------------------------------------------------
+// Issue 40: the reading-list tool hardened. Each test runs the real binaries on
+// indexes and lists of its own.
+
+// What `abstracts show --json ID` says of an abstract in `index`.
+json show_json(const fs::path& index, const std::string& id, const fs::path& dir) {
+  auto r = run(ABSTRACTS_BIN, {"--index", index.string(), "show", "--json", "--", id},
+               sandbox_env(dir), dir);
+  EXPECT_EQ(r.status, 0) << id << ": " << r.err;
+  return r.status == 0 ? json::parse(r.out) : json();
+}
+
+// The peak resident memory, in KiB, of `program` run with `args` (its output
+// dropped): wait4 reports the child's own, not the test's.
+long peak_kib(const std::string& program, const std::vector<std::string>& args, const Env& env) {
+  SpawnArgs spawn(program, args, env);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, spawn.argv(), spawn.envp());
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    ADD_FAILURE() << "cannot run " << program << ": " << std::strerror(rc);
+    return -1;
+  }
+  int status = 0;
+  struct rusage usage {};
+  while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+  }
+  return usage.ru_maxrss;
+}
+
+class Issue40 : public ::testing::Test {
+ protected:
+  RunResult abstracts(const fs::path& index, std::vector<std::string> args) const {
+    args.insert(args.begin(), {"--index", index.string()});
+    return run(ABSTRACTS_BIN, args, sandbox_env(dir_.path()), dir_.path());
+  }
+
+  std::vector<std::string> rl_args(std::vector<std::string> args) const {
+    args.insert(args.begin(), {"--index", index_.string(), "--list", list_.string()});
+    return args;
+  }
+  RunResult rl(std::vector<std::string> args) const {
+    return run(READING_LIST_BIN, rl_args(std::move(args)), sandbox_env(dir_.path()), dir_.path());
+  }
+  // For a list that could hang or grow without bound: killed after 5 s.
+  RunResult rl_limited(std::vector<std::string> args) const {
+    return run_with_limit(std::chrono::seconds(5), READING_LIST_BIN, rl_args(std::move(args)),
+                          sandbox_env(dir_.path()), dir_.path());
+  }
+
+  // Indexes `content` as the file `name` into index_; returns the ids of the
+  // abstracts that match `query`.
+  std::vector<std::string> index_file(const std::string& name, const std::string& content,
+                                      const std::string& query) {
+    write_file(dir_ / name, content);
+    auto r = abstracts(index_, {"index", name});
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::vector<std::string> ids;
+    Index index = Index::open(index_);
+    SearchOptions all;
+    all.limit = 100;
+    all.snippets = false;
+    all.correct_spelling = false;
+    for (const auto& h : index.search(query, all).hits) ids.push_back(h.abstract.id);
+    return ids;
+  }
+
+  // The export of the list in `format` indexed alone with `abstracts index`:
+  // the index it makes.
+  fs::path index_export(const std::string& format, const std::string& text) {
+    const std::string name = "export." + std::string(format == "bibtex" ? "bib"
+                                                     : format == "ris"  ? "ris"
+                                                                        : "json");
+    write_file(dir_ / name, text);
+    const fs::path back = dir_ / ("back-" + format);
+    auto r = abstracts(back, {"index", name});
+    EXPECT_EQ(r.status, 0) << r.err << "\n" << text;
+    return back;
+  }
+
+  TempDir dir_;
+  fs::path index_ = dir_ / "index";
+  fs::path list_ = dir_ / "list.txt";
+};
+
+// The export of an abstract that came with a hostile citation key carries the
+// abstract and nothing else, in every format.
+void expect_only_the_real_abstract(const std::string& format, const fs::path& back,
+                                   const std::string& out) {
+  SCOPED_TRACE(format);
+  EXPECT_EQ(out.find("INJECTED"), std::string::npos) << "the key is replaced:\n" << out;
+  EXPECT_EQ(out.find("write18"), std::string::npos) << out;
+  if (format == "bibtex") {
+    std::size_t entries = 0;
+    for (const auto& line : lines(out)) entries += !line.empty() && line[0] == '@';
+    EXPECT_EQ(entries, 1u) << "one entry, no @preamble or @comment:\n" << out;
+  }
+  EXPECT_EQ(Index::open(back).stats().abstracts, 1u);
+  EXPECT_FALSE(Index::open(back).get("10.9/evil"));
+}
+
+TEST_F(Issue40, BibtexExportOfAnRisCitationKeyInjectsNothing) {
+  // The issue's reproducer, byte for byte.
+  auto ids = index_file(
+      "h.ris",
+      "TY  - JOUR\nTI  - Real title\nDO  - 10.9/real\nID  - k1, abstract = {INJECTED "
+      "abstract about zebras}, doi = {10.9/evil}}@preamble{\"\\\\immediate\\\\write18{touch "
+      "/tmp/pwned}\"}@comment{\nAB  - The real abstract about numbats.\nER  - \n",
+      "numbats");
+  ASSERT_EQ(ids, std::vector<std::string>{"10.9/real"});
+  ASSERT_EQ(rl({"add", "10.9/real"}).status, 0);
+  for (std::string format : {"bibtex", "ris", "csl-json"}) {
+    auto r = rl({"export", "--format", format});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const fs::path back = index_export(format, r.out);
+    expect_only_the_real_abstract(format, back, r.out);
+    const json a = show_json(back, "10.9/real", dir_.path());
+    EXPECT_EQ(a.value("title", ""), "Real title") << format;
+    EXPECT_EQ(a.value("text", ""), "The real abstract about numbats.") << format;
+    EXPECT_EQ(a.value("citation_key", ""), "10.9_real") << format;
+  }
+}
+
+TEST_F(Issue40, ExportsOfACslJsonCitationKeyWithNewlinesInjectNothing) {
+  // CSL-JSON keeps a key's line breaks, so the key can open a line of its own.
+  auto ids = index_file(
+      "h.json",
+      R"([{"type":"article-journal","title":"Real title","DOI":"10.9/real","container-title":"J",)"
+      R"("citation-key":"k1,\n  abstract = {INJECTED abstract about zebras},\n  doi = {10.9/evil}\n}\n)"
+      R"(@preamble{\"\\immediate\\write18{touch /tmp/pwned}\"}\n@comment{\nER  - \r\nTY  - JOUR\nAB  - INJECTED\n",)"
+      R"("abstract":"The real abstract about numbats."}])"
+      "\n",
+      "numbats");
+  ASSERT_EQ(ids, std::vector<std::string>{"10.9/real"});
+  ASSERT_EQ(rl({"add", "10.9/real"}).status, 0);
+  for (std::string format : {"bibtex", "ris", "csl-json"}) {
+    auto r = rl({"export", "--format", format});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const fs::path back = index_export(format, r.out);
+    expect_only_the_real_abstract(format, back, r.out);
+    EXPECT_EQ(show_json(back, "10.9/real", dir_.path()).value("text", ""),
+              "The real abstract about numbats.");
+  }
+}
+
+// Everything that has broken an export or its reader: braces unbalanced and a
+// '}' early (raw braces are LaTeX grouping, which the reader drops; \{ and \}
+// are braces that stay), BibTeX's '@', '#' and commas, LaTeX's specials,
+// quotes, each line separator, HTML and entities, and an injection of each format.
+const std::string kHostile = std::string(
+    "\\} early \\{unbalanced @preamble{\"\\immediate\\write18{touch /tmp/pwned}\"}@comment{ "
+    "100% #1 \"quoted\" 'single' a,b; x=y back\\slash new\nline CR\rhere NEL\u0085here "
+    "LS\u2028here "
+    "PS\u2029here VT\x0b"
+    "here FF\x0c"
+    "here ~tilde ^caret \\$5 and \\$6 a_b R&D; x--y <b>bold</b> "
+    "&amp; &lt;i> \nER  - \r\nTY  - JOUR\n\"},{\"id\":\"evil\"} \\{balanced \\{nested\\}\\} "
+    "end\\}");
+
+// An index of abstracts with hostile values in every field, made by the
+// library's Writer (which cleans them as `abstracts index` does), and a list of them.
+class Issue40RoundTrip : public ::testing::TestWithParam<std::string> {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    ids_ = new std::vector<std::string>();
+    Writer writer = Writer::open(original());
+    auto add = [&](Abstract a) { ids_->push_back(writer.add(std::move(a))); };
+    Abstract a;
+    a.doi = "10.1002/(SICI)1097-4636(199709)36:3<398::AID-JBM15>3.0.CO;2-F";
+    a.title = "Title one " + kHostile;
+    a.text = "Abstract one " + kHostile;
+    a.venue = "Journal " + kHostile;
+    a.year = 2020;
+    a.authors = {{"Fam\\}ily, and Co", "Gi\\{ven"}, {"The \\{Org and Others", ""}};
+    a.categories = {"cat, " + kHostile, "plain"};
+    a.citation_key =
+        "k1, abstract = {INJECTED}, doi = {10.9/evil}}\n@preamble{\"\\write18{x}\"}\n@comment{";
+    a.source = "/tmp/source " + kHostile + ".ris";
+    a.line = 3;
+    add(a);
+    a = Abstract();
+    a.doi = "10.9/a%b#c_d&e$f~g^h\"i@j,k;l'm";
+    a.title = "Title two \\{";
+    a.text = "Abstract two \\}" + kHostile;
+    a.citation_key = "dup";
+    add(a);
+    a = Abstract();
+    a.doi = "10.9/arxiv.org/abs/0704.0001";  // no arXiv id, whatever a link to it looks like
+    a.venue = "Venue \\{three";
+    a.title = "Title three \\$x\\$ " + kHostile;
+    a.text = "Abstract three " + kHostile;
+    a.citation_key = "dup";
+    add(a);
+    a = Abstract();
+    a.venue = "arXiv";
+    a.arxiv_id = "0704.0001";
+    a.categories = {"hep-ph", "x\\}y\\{z"};
+    a.title = "Title four " + kHostile;
+    a.text = "Abstract four " + kHostile;
+    a.citation_key = std::string("key\u0085\u2028\x0b\x0c") + "end";
+    add(a);
+    a = Abstract();
+    a.doi = "10.9/five";
+    a.pmid = "12345678";
+    a.arxiv_id = "0801.0002";  // a journal article's preprint
+    a.venue = "Med \\{J";
+    a.title = "Title five " + kHostile;
+    a.text = "Abstract five " + kHostile;
+    a.citation_key = "dup";
+    add(a);
+    a = Abstract();  // no identifier: its id is its key
+    a.title = "Title six " + kHostile;
+    a.text = "Abstract six " + kHostile;
+    a.citation_key = "Smith:2020-x.y_z";
+    add(a);
+    a = Abstract();  // no identifier, no key: its id is its text's hash
+    a.text = "Abstract seven " + kHostile;
+    a.source = "/tmp/x\n@preamble{y}\\write18{z}\u0085\u2028/standard_id: doi:10.9/evil.ris";
+    a.line = 7;
+    add(a);
+    writer.commit();
+    std::vector<std::string> args = {"--index", original().string(), "--list", list().string(),
+                                     "add"};
+    args.insert(args.end(), ids_->begin(), ids_->end());
+    auto r = run(READING_LIST_BIN, args, sandbox_env(dir_->path()), dir_->path());
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+
+  static void TearDownTestSuite() {
+    delete dir_;
+    delete ids_;
+  }
+
+  static fs::path original() { return dir_->path() / "original"; }
+  static fs::path list() { return dir_->path() / "list.txt"; }
+
+  static inline TempDir* dir_ = nullptr;
+  static inline std::vector<std::string>* ids_ = nullptr;
+};
+
+// What a RIS line keeps of a display text: its line separators (of which
+// display text keeps only NEL) become spaces, which then collapse.
+std::string as_one_line(std::string text) {
+  for (auto at = text.find("\u0085"); at != std::string::npos; at = text.find("\u0085"))
+    text.replace(at, 2, " ");
+  std::string out;
+  for (char c : text) {
+    if (c == ' ' && (out.empty() || out.back() == ' ')) continue;
+    out += c;
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+TEST_P(Issue40RoundTrip, HostileValuesComeBackAsExported) {
+  const std::string format = GetParam();
+  const fs::path dir = dir_->path();
+  auto r =
+      run(READING_LIST_BIN,
+          {"--index", original().string(), "--list", list().string(), "export", "--format", format},
+          sandbox_env(dir), dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string& out = r.out;
+
+  // The export holds the entries exported and nothing else.
+  std::set<std::string> keys;
+  if (format == "bibtex") {
+    EXPECT_EQ(out.find("\\write18"), std::string::npos) << "a LaTeX command left to run:\n" << out;
+    EXPECT_EQ(out.find("\\immediate"), std::string::npos) << out;
+    auto entries = parse_bibtex(out);
+    ASSERT_EQ(entries.size(), ids_->size()) << out;
+    for (const auto& e : entries) keys.insert(e.key);
+    std::size_t starts = 0;
+    for (const auto& line : lines(out)) starts += !line.empty() && line[0] == '@';
+    EXPECT_EQ(starts, ids_->size()) << out;
+  } else if (format == "ris") {
+    for (const char* separator : {"\x0b", "\x0c", "\u0085", "\u2028", "\u2029"}) {
+      EXPECT_EQ(out.find(separator), std::string::npos) << "a line separator in\n" << out;
+    }
+    std::size_t records = 0;
+    for (std::string line : lines(out)) {
+      ASSERT_FALSE(line.empty()) << "every line ends in CR LF";
+      ASSERT_EQ(line.back(), '\r') << line;
+      line.pop_back();
+      EXPECT_EQ(line.find('\r'), std::string::npos) << line;
+      if (line.empty()) continue;
+      EXPECT_TRUE(line.size() >= 5 && std::isupper(static_cast<unsigned char>(line[0])) &&
+                  line.compare(2, 3, "  -") == 0)
+          << "not a tag line: " << line;
+      if (line.rfind("ID  - ", 0) == 0) keys.insert(line.substr(6));
+      records += line.rfind("TY  - ", 0) == 0;
+    }
+    EXPECT_EQ(records, ids_->size());
+  } else {
+    const json items = json::parse(out);
+    ASSERT_EQ(items.size(), ids_->size());
+    for (const auto& item : items) keys.insert(item.at("id").get<std::string>());
+  }
+  EXPECT_EQ(keys.size(), ids_->size()) << "one key per citation";
+  for (const auto& key : keys) {
+    EXPECT_TRUE(!key.empty() &&
+                key.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                      "0123456789_:.-") == std::string::npos)
+        << key;
+  }
+
+  // Read back by abstracts: the same abstracts, and no other.
+  const std::string name = "export-" + format;
+  write_file(dir / name, out);
+  const fs::path back = dir / ("back-" + format);
+  r = run(ABSTRACTS_BIN, {"--index", back.string(), "index", name}, sandbox_env(dir), dir);
+  ASSERT_EQ(r.status, 0) << r.err << "\n" << out;
+  EXPECT_EQ(Index::open(back).stats().abstracts, ids_->size());
+  for (const auto& id : *ids_) {
+    SCOPED_TRACE(id);
+    const json a = show_json(original(), id, dir);
+    const json b = show_json(back, id, dir);
+    ASSERT_FALSE(b.is_null()) << "not read back from\n" << out;
+    EXPECT_EQ(b.at("id"), a.at("id"));
+    EXPECT_EQ(b.at("doi"), a.at("doi"));
+    EXPECT_EQ(b.at("arxiv"), a.at("arxiv"));
+    // RIS has no tag for a PMID that abstracts reads (AN is not read).
+    if (format != "ris") {
+      EXPECT_EQ(b.at("pmid"), a.at("pmid"));
+    }
+    const auto title = a.at("title").get<std::string>(), text = a.at("text").get<std::string>();
+    EXPECT_EQ(b.at("title"), format == "ris" ? as_one_line(title) : title);
+    EXPECT_EQ(b.at("text"), format == "ris" ? as_one_line(text) : text);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, Issue40RoundTrip, ::testing::Values("bibtex", "ris", "csl-json"),
+                         [](const auto& info) {
+                           return info.param == "csl-json" ? std::string("csljson") : info.param;
+                         });
+
+// ---------------------------------------------------------------------------
+// Issue 40: the list file's bounds
+
+TEST_F(Issue40, AListThatIsNoRegularFileIsRefusedAtOnce) {
+  const auto id =
+      index_file("one.ris", "TY  - JOUR\nTI  - One\nDO  - 10.9/one\nAB  - One abstract.\nER  - \n",
+                 "one")
+          .at(0);
+  fs::create_symlink("/dev/zero", list_);
+  auto r = rl_limited({"list"});
+  EXPECT_FALSE(r.timed_out) << "read /dev/zero for 5 s";
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("error: " + list_.string() + ": not a regular file"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("\nhint: "), std::string::npos) << r.err;
+  fs::remove(list_);
+
+  ASSERT_EQ(::mkfifo(list_.c_str(), 0600), 0);
+  for (std::vector<std::string> args : {std::vector<std::string>{"list"},
+                                        {"add", id},
+                                        {"remove", id},
+                                        {"search", "abstract"},
+                                        {"suggest"},
+                                        {"export", "--bibtex"}}) {
+    r = rl_limited(args);
+    EXPECT_FALSE(r.timed_out) << args[0] << " waited for a writer to the FIFO";
+    EXPECT_EQ(r.status, 2) << args[0];
+    EXPECT_NE(r.err.find("error: " + list_.string() + ": not a regular file"), std::string::npos)
+        << r.err;
+  }
+  fs::remove(list_);
+
+  fs::create_directory(list_);
+  r = rl_limited({"add", id});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("error: " + list_.string() + ": is a directory"), std::string::npos)
+      << r.err;
+}
+
+TEST_F(Issue40, ALineOver1MiBIsAnErrorNamingIt) {
+  const auto id =
+      index_file("one.ris", "TY  - JOUR\nTI  - One\nDO  - 10.9/one\nAB  - One abstract.\nER  - \n",
+                 "one")
+          .at(0);
+  const std::string content = "# list\n" + id + "  # " + std::string(1 << 20, 'x') + "\n";
+  write_file(list_, content);
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"list"}, {"add", id}, {"export", "--bibtex"}}) {
+    auto r = rl(args);
+    EXPECT_EQ(r.status, 2) << args[0];
+    EXPECT_NE(r.err.find("error: " + list_.string() + ":2: line longer than 1 MiB"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("\nhint: "), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(read_file(list_), content);
+}
+
+TEST_F(Issue40, AListOver16MiBOrOf100000IdsIsRefused) {
+  const auto id =
+      index_file("one.ris", "TY  - JOUR\nTI  - One\nDO  - 10.9/one\nAB  - One abstract.\nER  - \n",
+                 "one")
+          .at(0);
+  write_file(list_, id + "\n" + std::string((16 << 20), '\n'));
+  for (std::vector<std::string> args : {std::vector<std::string>{"list"}, {"remove", id}}) {
+    auto r = rl(args);
+    EXPECT_EQ(r.status, 2) << args[0];
+    EXPECT_NE(r.err.find("error: " + list_.string() + ": over 16 MiB"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("\nhint: "), std::string::npos) << r.err;
+  }
+
+  std::string many;
+  for (int i = 1; i <= 100001; ++i) many += "id" + std::to_string(i) + "\n";
+  write_file(list_, many);
+  auto r = rl({"export", "--bibtex"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("error: " + list_.string() + ":100001: more than 100,000 ids"),
+            std::string::npos)
+      << r.err.substr(0, 1000);
+  // At the bound, nothing more is added, and the list stays as it was.
+  many.resize(many.rfind("id100001"));
+  write_file(list_, many);
+  r = rl({"add", id});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("holds 100,000 ids"), std::string::npos) << r.err;
+  EXPECT_EQ(read_file(list_), many);
+}
+
+TEST_F(Issue40, BlankLinesCostNothing) {
+  const auto id =
+      index_file("one.ris", "TY  - JOUR\nTI  - One\nDO  - 10.9/one\nAB  - One abstract.\nER  - \n",
+                 "one")
+          .at(0);
+  const fs::path small = dir_ / "small.txt", blank = dir_ / "blank.txt";
+  write_file(small, id + "\n");
+  write_file(blank, std::string(4 << 20, '\n') + id + "\n");
+  const Env env = sandbox_env(dir_.path());
+  auto r =
+      run(READING_LIST_BIN, {"--index", index_.string(), "--list", blank.string(), "list"}, env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines(r.out).size(), 1u);
+  const long base = peak_kib(READING_LIST_BIN,
+                             {"--index", index_.string(), "--list", small.string(), "list"}, env);
+  const long with_blanks = peak_kib(
+      READING_LIST_BIN, {"--index", index_.string(), "--list", blank.string(), "list"}, env);
+  // The 4 Mi blank lines are 4 MiB of text; a line's own bookkeeping (tens of
+  // bytes each) would be hundreds of MiB.
+  EXPECT_LT(with_blanks - base, 32 * 1024)
+      << "KiB: " << base << " for the list alone, " << with_blanks << " with 4 MiB of blank lines";
+  // And they are kept.
+  ASSERT_EQ(run(READING_LIST_BIN,
+                {"--index", index_.string(), "--list", blank.string(), "remove", id}, env)
+                .status,
+            0);
+  EXPECT_EQ(read_file(blank), std::string(4 << 20, '\n'));
+}
+
+TEST_F(Issue40, ANulOrInvalidUtf8InTheListIsAnErrorNamingFileAndLine) {
+  const auto id =
+      index_file("one.ris", "TY  - JOUR\nTI  - One\nDO  - 10.9/one\nAB  - One abstract.\nER  - \n",
+                 "one")
+          .at(0);
+  struct Case {
+    std::string line;
+    std::string says;
+  };
+  const std::string after_id = " of the line)";
+  for (const auto& c :
+       std::vector<Case>{{id + std::string(1, '\0'),
+                          "a NUL byte (byte " + std::to_string(id.size() + 1) + after_id},
+                         {id + std::string("  # note\0", 9), "a NUL byte"},
+                         {id + "  # caf\xe9",
+                          "not valid UTF-8 (byte " + std::to_string(id.size() + 8) + after_id},
+                         {"\xc0\xae\xc0\xae/x", "not valid UTF-8 (byte 1 of the line)"},
+                         {"10.9/\xed\xa0\x80", "not valid UTF-8"}}) {
+    const std::string content = "# header\n\n" + c.line + "\n";
+    write_file(list_, content);
+    for (std::vector<std::string> args :
+         {std::vector<std::string>{"list"}, {"add", id}, {"remove", id}}) {
+      auto r = rl(args);
+      EXPECT_EQ(r.status, 2) << args[0] << ": " << r.out;
+      EXPECT_NE(r.err.find("error: " + list_.string() + ":3: " + c.says), std::string::npos)
+          << r.err;
+      EXPECT_NE(r.err.find("\nhint: "), std::string::npos) << r.err;
+      EXPECT_EQ(read_file(list_), content);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Issue 40: what reading-list prints, and the ids it takes
+
+TEST_F(Issue40, ControlAndBidiCharactersArePrintedVisibly) {
+  // Display text keeps C1 controls and bidi characters; a source path keeps anything.
+  {
+    Writer writer = Writer::open(index_);
+    Abstract a;
+    a.title = "Evil \u009b31m title \u202eoverride\u2066isolate";
+    a.text = "Evil abstract about numbats \u009b31m and \u202erevo.";
+    a.source = "/tmp/\x1b]0;pwned\x07.txt";
+    a.line = 1;
+    writer.add(a);
+    writer.commit();
+  }
+  const std::string id = Index::open(index_).search("numbats").hits.at(0).abstract.id;
+  ASSERT_EQ(rl({"add", id}).status, 0);
+  auto raw = [](const std::string& text) {
+    for (const char* bad : {"\x1b", "\x07", "\u009b", "\u202e", "\u2066"}) {
+      if (text.find(bad) != std::string::npos) return true;
+    }
+    return false;
+  };
+
+  auto r = rl({"list"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(raw(r.out)) << r.out;
+  EXPECT_NE(r.out.find("Evil \\u{9b}31m title \\u{202e}override\\u{2066}isolate"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("/tmp/\\x1b]0;pwned\\x07.txt:1"), std::string::npos) << r.out;
+  r = rl({"search", "numbats"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(raw(r.out)) << r.out;
+  EXPECT_NE(r.out.find("\\u{202e}revo"), std::string::npos) << r.out;
+  // The list file's note is the title, made visible too.
+  EXPECT_FALSE(raw(read_file(list_))) << read_file(list_);
+  // JSON is for programs: the title as it is.
+  r = rl({"list", "--json"});
+  EXPECT_EQ(json::parse(lines(r.out).at(0)).at("title"),
+            "Evil \u009b31m title \u202eoverride\u2066isolate");
+
+  // Ids and paths in messages.
+  r = rl({"add", "a\x1b[31mred"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_FALSE(raw(r.err)) << r.err;
+  EXPECT_NE(r.err.find("error: 'a\\x1b[31mred' is not an abstract id"), std::string::npos) << r.err;
+  r = rl({"add", "\u202egnp.exe"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_FALSE(raw(r.err)) << r.err;
+  EXPECT_NE(r.err.find("error: no abstract with id '\\u{202e}gnp.exe'"), std::string::npos)
+      << r.err;
+  r = rl({"add", "c1\u009bid"});
+  EXPECT_NE(r.err.find("'c1\\u{9b}id' is not an abstract id"), std::string::npos) << r.err;
+  const fs::path odd = dir_ / "list\x1b[2J.txt";
+  fs::create_directory(odd);
+  r = run(READING_LIST_BIN, {"--index", index_.string(), "--list", odd.string(), "list"},
+          sandbox_env(dir_.path()));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_FALSE(raw(r.err)) << r.err;
+  EXPECT_NE(r.err.find("list\\x1b[2J.txt: is a directory"), std::string::npos) << r.err;
+}
+
+TEST_F(Issue40, ADoiWithParenthesesAndAnglesCanBeListed) {
+  const std::string doi = "10.1002/(SICI)1097-4636(199709)36:3<398::AID-JBM15>3.0.CO;2-F";
+  index_file(
+      "sici.ris",
+      "TY  - JOUR\nTI  - Biomaterials\nDO  - " + doi + "\nAB  - A biomaterials abstract.\nER  - \n",
+      "biomaterials");
+  // As `abstracts search` prints it.
+  auto r = abstracts(index_, {"search", "--json", "biomaterials"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string id = json_ids(r.out).at(0);
+  EXPECT_EQ(id, "10.1002/(sici)1097-4636(199709)36:3<398::aid-jbm15>3.0.co;2-f");
+  r = rl({"add", id});
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = rl({"list", "--json"});
+  EXPECT_EQ(json_ids(r.out), std::vector<std::string>{id});
+  r = rl({"export", "--bibtex"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("doi         = {" + id + "}"), std::string::npos) << r.out;
+  // In a link, what a URL cannot hold is percent-encoded.
+  r = rl({"export", "--format", "ris"});
+  EXPECT_NE(
+      r.out.find(
+          "UR  - "
+          "https://doi.org/10.1002/(sici)1097-4636(199709)36:3%3C398::aid-jbm15%3E3.0.co;2-f\r\n"),
+      std::string::npos)
+      << r.out;
+  EXPECT_EQ(rl({"remove", id}).status, 0);
+  // And as written, in capitals.
+  r = rl({"add", doi});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json_ids(rl({"list", "--json"}).out), std::vector<std::string>{id});
 }
 
 }  // namespace
