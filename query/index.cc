@@ -50,9 +50,11 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
   const auto& analyzer = thread_analyzer();
   const query::Deadline deadline(options.time_limit);
   return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
+    query::PositionBudget budget;  // afresh if the search runs again (a writer's commit)
     query::ParserContext context;
     context.db = &db;
     context.deadline = &deadline;
+    context.position_budget = &budget;
     context.xapian_positions = impl_->pool.is_cluster();
     context.refuse_xor = impl_->pool.local_shards() >= 2;
     query::AcronymLookup acronyms(db, analyzer);
