@@ -7,6 +7,7 @@
 #include "engine/analysis/analyzer.h"
 #include "engine/cluster.h"
 #include "engine/compression.h"
+#include "engine/layout.h"
 #include "engine/schema.h"
 #include "query/acronym_table.h"
 #include "query/database_pool.h"
@@ -188,18 +189,12 @@ IndexStats Index::stats() const {
       if (schema::is_word_term(*t)) ++s.terms;
     }
     // The files of the index, or of a cluster's local shards (a remote shard's
-    // are on its machine).
-    std::vector<fs::path> dirs{impl_->pool.dir()};
-    if (impl_->pool.is_cluster()) {
-      dirs.clear();
+    // are on its machine), that readers open: not a killed bulk build's leftovers.
+    if (!impl_->pool.is_cluster()) {
+      s.size_bytes = layout::size_on_disk(impl_->pool.dir());
+    } else {
       for (const auto& m : impl_->pool.shards()) {
-        if (m.kind == cluster::Member::Kind::kLocal) dirs.push_back(m.path);
-      }
-    }
-    std::error_code ec;
-    for (const auto& dir : dirs) {
-      for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
-        if (e.is_regular_file(ec)) s.size_bytes += e.file_size(ec);
+        if (m.kind == cluster::Member::Kind::kLocal) s.size_bytes += layout::size_on_disk(m.path);
       }
     }
     return s;

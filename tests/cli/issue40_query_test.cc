@@ -1,13 +1,15 @@
 // Issue 40 end to end, on the real binary: a word repeated a thousand times
-// costs one word (finding 12), and the position checks of a query's phrases
-// are bounded: past the bound the search is an error that says so. Runs under
-// `timeout`, so that a regression cannot hang the suite (a guard, not a
-// timing check).
+// costs one word (finding 12), the position checks of a query's phrases are
+// bounded and past the bound the search is an error that says so, and `stats`
+// counts the size of the index readers open, not what a killed bulk build
+// left beside it. Runs under `timeout`, so that a regression cannot hang the
+// suite (a guard, not a timing check).
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -153,6 +155,58 @@ TEST(Issue40QueryBound, PhraseChecksPastTheBoundAreAnErrorNamingIt) {
   r = abstracts_on(dir / "index", {"search", "--count", "--", ten}, dir.path());
   EXPECT_EQ(r.status, 0) << said(r);
   EXPECT_GT(std::stoul(r.out), 1000u) << r.out;
+}
+
+// ---------------------------------------------------------------------------
+// stats: the size of the index as readers open it.
+
+// The bytes of the stub and of the generation it names.
+std::uintmax_t current_size(const fs::path& index) {
+  const std::string stub = read_file(index / "XAPIANDB");
+  const std::string generation = stub.substr(stub.find(' ') + 1, stub.find('\n') - stub.find(' ') - 1);
+  std::uintmax_t bytes = fs::file_size(index / "XAPIANDB");
+  for (const auto& e : fs::recursive_directory_iterator(index / generation)) {
+    if (e.is_regular_file()) bytes += e.file_size();
+  }
+  return bytes;
+}
+
+// What a `kill -9` of a bulk build leaves: its shards in a tmp-* folder, and a
+// generation that the next Writer removes (copies of the current one: real
+// Xapian databases of the same size).
+void leave_leftovers(const fs::path& index) {
+  const std::string stub = read_file(index / "XAPIANDB");
+  const fs::path generation = index / stub.substr(stub.find(' ') + 1, stub.find('\n') - stub.find(' ') - 1);
+  fs::create_directories(index / "tmp-4012345");
+  fs::copy(generation, index / "tmp-4012345" / "shard-0", fs::copy_options::recursive);
+  fs::copy(generation, index / "gen-000000", fs::copy_options::recursive);
+}
+
+std::uintmax_t stats_size(const fs::path& index, const fs::path& sandbox) {
+  auto r = abstracts_on(index, {"stats", "--json"}, sandbox);
+  if (r.status != 0) throw std::runtime_error("stats failed: " + said(r));
+  return json::parse(r.out).at("size_bytes").get<std::uintmax_t>();
+}
+
+TEST(Issue40Stats, SizeIsTheCurrentGenerationsNotAKilledBuildsLeftovers) {
+  TempDir dir;
+  auto r = abstracts_on(dir / "index", {"index", "--quiet", kCorpus.string()}, dir.path());
+  ASSERT_EQ(r.status, 0) << said(r);
+  const std::uintmax_t before = stats_size(dir / "index", dir.path());
+  EXPECT_EQ(before, current_size(dir / "index"));
+  leave_leftovers(dir / "index");
+  EXPECT_EQ(stats_size(dir / "index", dir.path()), before);
+
+  // The local shards of a cluster, likewise.
+  for (const std::string k : {"1", "2"}) {
+    r = abstracts_on(dir / ("shard-" + k), {"index", "--quiet", "--shard", k + "/2", kCorpus.string()}, dir.path());
+    ASSERT_EQ(r.status, 0) << said(r);
+  }
+  write_file(dir / "cluster", "auto shard-1\nauto shard-2\n");
+  const std::uintmax_t shards = current_size(dir / "shard-1") + current_size(dir / "shard-2");
+  EXPECT_EQ(stats_size(dir / "cluster", dir.path()), shards);
+  leave_leftovers(dir / "shard-1");
+  EXPECT_EQ(stats_size(dir / "cluster", dir.path()), shards);
 }
 
 }  // namespace
