@@ -1684,6 +1684,29 @@ TEST_F(Issue40Cluster, ARankedSearchGoesOnWithoutTheShardThatFailed) {
   }
 }
 
+// Issue 40: stats did not take --allow-partial.
+TEST_F(Issue40Cluster, StatsLeavesOutAShardThatFailsUnderAllowPartial) {
+  SmallCluster& c = *cluster_;
+  ShardServer live(c.shards.dirs[0], c.dir.path()), real(c.shards.dirs[1], c.dir.path());
+  SilentListener silent;
+  FaultyShard closing(real.port(), Fault::kClose, kRequestGetMetadata);
+  FaultyShard counting(real.port(), Fault::kGarbage, kRequestAllTerms);
+  for (const std::string& down : {silent.address(), closing.address(), counting.address()}) {
+    SCOPED_TRACE(down);
+    use_cluster(live.address(), down);
+    auto r = run_on(c.dir / "cluster", {"stats", "--json"}, c.dir.path());
+    EXPECT_EQ(r.status, 2) << said(r);
+    EXPECT_TRUE(names_in_a_line(r.err, down, "error:")) << said(r);
+    r = run_on(c.dir / "cluster", {"stats", "--json"}, c.dir.path(), {"--allow-partial"});
+    ASSERT_EQ(r.status, 0) << said(r);
+    EXPECT_TRUE(names_in_a_line(r.err, down, "warning:")) << said(r);
+    EXPECT_EQ(json::parse(r.out).at("abstracts").get<std::size_t>(), c.shards.ids[0].size()) << said(r);
+    r = run_on(c.dir / "cluster", {"stats", "--by", "year", "--json"}, c.dir.path(), {"--allow-partial"});
+    EXPECT_EQ(r.status, 0) << said(r);
+    EXPECT_TRUE(names_in_a_line(r.err, down, "warning:")) << said(r);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Cluster files and shards built wrong.
 
