@@ -136,7 +136,8 @@ class PositionValues {
 
   // The answers of the checks, by check and abstract: an open-addressing table
   // of one 64-bit word each (key, abstract and answer), at most half full. It
-  // holds no more answers than the budget lets the checks give: 500,000 take 8 MiB.
+  // holds no more answers than the budget lets the checks give (500,000 take
+  // 8 MiB), and with no budget no more than the index has abstracts per check.
   class Verdicts {
    public:
     int find(std::uint32_t key, Xapian::docid did) const {
@@ -362,11 +363,13 @@ class PositionFilter : public Xapian::PostingSource {
   // one of the spellings, deferred or not. For PositionChecks.
   bool verify(Xapian::docid did) {
     // Asked again by another pass of the ranking, or by the same phrase
-    // written elsewhere in the query: the answer stands.
+    // written elsewhere in the query: the answer stands. Only answers that
+    // read positions are kept, so the budget bounds how many there are.
     PositionValues& values = check_->values();
     if (const int known = values.verdict(check_->key(), did); known >= 0) return known == 1;
-    const bool holds = verify_now(did);
-    values.keep_verdict(check_->key(), did, holds);
+    bool read = false;
+    const bool holds = verify_now(did, read);
+    if (read) values.keep_verdict(check_->key(), did, holds);
     return holds;
   }
 
@@ -419,7 +422,8 @@ class PositionFilter : public Xapian::PostingSource {
     }
   }
 
-  bool verify_now(Xapian::docid did) {
+  // verify() without the kept answers; `read` is set if it read positions.
+  bool verify_now(Xapian::docid did, bool& read) {
     const std::size_t n = check_->spellings().size();
     const std::string* value = nullptr;
     for (std::size_t i = 0; i < n; ++i) {
@@ -428,6 +432,7 @@ class PositionFilter : public Xapian::PostingSource {
       if (n > 1 && first_with_all(i, did) != did) continue;
       if (check_->spellings()[i].terms.size() == 1) return true;
       if (value == nullptr) value = &value_of(did);
+      read = true;
       if (check_->holds(i, *value)) return true;
     }
     return false;
