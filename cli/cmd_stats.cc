@@ -23,7 +23,15 @@ void add_stats_command(CLI::App& app, Context& ctx, int& status) {
       ->check(CLI::Range(0, 1000000000));
   cmd->fallthrough();
   cmd->callback([&ctx, &status, args] {
-    Index index = Index::open(ctx.index_dir());
+    // Not ctx.open_index(), which would build a missing default index first;
+    // but a shard that fails is named, and left out under --allow-partial, as
+    // for a search.
+    OpenOptions options;
+    options.allow_partial = ctx.allow_partial;
+    options.on_shard_left_out = [](const ShardUnavailable& e) {
+      std::cerr << "warning: " << escape_controls(e.what()) << "; counting the other shards\n";
+    };
+    Index index = Index::open(ctx.index_dir(), options);
     auto printer = make_printer(args->json, ctx);
     if (args->by.empty()) {
       printer->stats(index.stats());

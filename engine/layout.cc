@@ -117,6 +117,20 @@ fs::path current_generation(const fs::path& dir) {
   return dir / name;
 }
 
+std::uintmax_t size_on_disk(const fs::path& dir) {
+  const fs::path generation = current_generation(dir);
+  std::error_code ec;
+  std::uintmax_t bytes = fs::file_size(dir / kStub, ec);
+  if (ec) bytes = 0;
+  for (const auto& e : fs::recursive_directory_iterator(generation, ec)) {
+    if (e.is_regular_file(ec)) {
+      const std::uintmax_t size = e.file_size(ec);
+      if (!ec) bytes += size;
+    }
+  }
+  return bytes;
+}
+
 fs::path next_generation(const fs::path& dir) {
   std::string name = read_stub(dir);
   unsigned long n = 0;

@@ -14,6 +14,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -32,6 +33,12 @@ void reject_flat_layout(const std::filesystem::path& dir);
 // Throws IndexNotFound if there is no stub, CorruptIndex (saying what the stub
 // holds) if it names anything else or a generation that is missing.
 std::filesystem::path current_generation(const std::filesystem::path& dir);
+
+// The bytes on disk of what readers of the index in `dir` open: the stub file
+// and the current generation. A bulk build's tmp-* folders and stale
+// generations, which a crash leaves until the next Writer removes them, are no
+// part of the index. Throws as current_generation().
+std::uintmax_t size_on_disk(const std::filesystem::path& dir);
 
 // The directory of the generation after the current one (or the first).
 std::filesystem::path next_generation(const std::filesystem::path& dir);

@@ -1,8 +1,11 @@
 #include "query/database_pool.h"
 
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "abstracts/error.h"
 #include "engine/schema.h"
@@ -25,8 +28,10 @@ Xapian::Database open_database(const fs::path& dir) {
   return db;
 }
 
-// "did not answer within 1.5 s" for a timeout, else what Xapian says.
-std::string what_went_wrong(const Xapian::NetworkError& e, std::chrono::milliseconds timeout) {
+// How a shard failed, for its ShardUnavailable: "did not answer within 1.5 s"
+// for a timeout, else what Xapian says, after `doing` ("cannot be reached",
+// "failed during the search").
+std::string what_went_wrong(const Xapian::Error& e, std::chrono::milliseconds timeout, const std::string& doing) {
   if (std::string(e.get_type()) == "NetworkTimeoutError") {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%g", static_cast<double>(timeout.count()) / 1000);
@@ -34,7 +39,21 @@ std::string what_went_wrong(const Xapian::NetworkError& e, std::chrono::millisec
   }
   std::string why = e.get_msg();
   if (const char* detail = e.get_error_string(); detail != nullptr && *detail != '\0') why += std::string(" (") + detail + ")";
-  return "cannot be reached: " + why;
+  if (std::string_view(e.get_type()) != "NetworkError") why = e.get_type() + (": " + why);
+  return doing + ": " + why;
+}
+
+// True for the errors of a shard's connection and of what it sent: a shard's
+// failure, not the index's.
+bool is_shard_failure(const Xapian::Error& e) {
+  const std::string_view type = e.get_type();
+  return type == "NetworkError" || type == "NetworkTimeoutError" || type == "SerialisationError";
+}
+
+// Connects to the one shard `m` alone (reads a remote shard's greeting).
+Xapian::Database connect(const cluster::Member& m, std::chrono::milliseconds timeout) {
+  const auto t = static_cast<unsigned>(timeout.count());
+  return m.kind == cluster::Member::Kind::kRemote ? Xapian::Remote::open(m.host, m.port, t, t) : open_database(m.path);
 }
 
 }  // namespace
@@ -75,17 +94,43 @@ void DatabasePool::leave_out(const cluster::Member& member, const std::string& w
   if (policy_.on_left_out) policy_.on_left_out(error);
 }
 
-void DatabasePool::leave_out(const Xapian::NetworkError& e) {
-  if (cluster_) {
-    const std::string context = e.get_context();  // "remote:tcp(HOST:PORT)"
-    for (const auto& m : cluster_->shards) {
-      if (m.kind == cluster::Member::Kind::kRemote && context == "remote:tcp(" + m.host + ":" + std::to_string(m.port) + ")") {
-        leave_out(m, what_went_wrong(e, cluster_->timeout));
-        return;
-      }
+void DatabasePool::find_failed_shards(
+    const Xapian::Error& e, const std::function<void(Xapian::Database&, const compression::Decompressor&)>& probe) {
+  const std::string context = e.get_context();  // "remote:tcp(HOST:PORT)", when Xapian says
+  for (const auto& m : cluster_->shards) {
+    const bool named = context == "remote:tcp(" + m.host + ":" + std::to_string(m.port) + ")";
+    if (m.kind == cluster::Member::Kind::kRemote && named) {
+      leave_out(m, what_went_wrong(e, cluster_->timeout, "failed during the search"));
+      return;
     }
   }
-  throw e;
+  // Each remote shard still in, alone, on a connection of its own (local
+  // shards have no connection to fail).
+  std::vector<std::pair<const cluster::Member*, std::string>> failed;
+  for (const auto& m : cluster_->shards) {
+    if (m.kind != cluster::Member::Kind::kRemote) continue;
+    {
+      std::lock_guard lock(mutex_);
+      if (left_out_.count(m.name()) != 0) continue;
+    }
+    try {
+      Xapian::Database one = connect(m, cluster_->timeout);
+      schema::require_version(one, m.name());
+      const compression::Decompressor stored(std::vector<std::string>{schema::dictionary_of(one)});
+      probe(one, stored);
+    } catch (const Xapian::Error& alone) {
+      if (!is_shard_failure(alone)) continue;
+      failed.emplace_back(&m, what_went_wrong(alone, cluster_->timeout, "failed during the search"));
+    } catch (const Error&) {
+      // Not the shard's failure: a query error, say, which the whole cluster gives too.
+    }
+  }
+  if (failed.empty()) {
+    throw Error("a shard of the cluster " + dir_.string() + " failed during the search (" + e.get_description() +
+                    "), and each answered when asked alone",
+                "try again; if it happens again, look at each shard's xapian-tcpsrv");
+  }
+  for (const auto& [m, why] : failed) leave_out(*m, why);
 }
 
 DatabasePool::Handle DatabasePool::open_cluster_handle() {
@@ -95,22 +140,29 @@ DatabasePool::Handle DatabasePool::open_cluster_handle() {
   std::vector<std::string> dictionaries;
   std::set<unsigned> found;  // shard numbers
   Shard first;
-  const auto timeout = static_cast<unsigned>(cluster_->timeout.count());
   for (const auto& m : cluster_->shards) {
     {
       std::lock_guard lock(mutex_);
       if (left_out_.count(m.name()) != 0) continue;
     }
     Xapian::Database one;
+    std::optional<Shard> setting;
+    std::string dictionary;
+    // Every request to the shard while opening it: its greeting, and those
+    // after it (a connection can close, or a server send garbage, past the
+    // handshake).
+    const char* doing = "cannot be reached";
     try {
-      one = m.kind == cluster::Member::Kind::kRemote ? Xapian::Remote::open(m.host, m.port, timeout, timeout)
-                                                     : open_database(m.path);
+      one = connect(m, cluster_->timeout);
+      doing = "failed as it was opened";
       schema::require_version(one, m.name());
-    } catch (const Xapian::NetworkError& e) {
-      leave_out(m, what_went_wrong(e, cluster_->timeout));
+      setting = Shard::parse(one.get_metadata(std::string(cluster::kShardKey)));
+      dictionary = schema::dictionary_of(one);
+    } catch (const Xapian::Error& e) {
+      if (!is_shard_failure(e)) throw;
+      leave_out(m, what_went_wrong(e, cluster_->timeout, doing));
       continue;
     }
-    const auto setting = Shard::parse(one.get_metadata(std::string(cluster::kShardKey)));
     auto refuse = [&](const std::string& why) {
       return CorruptIndex(dir_.string() + ":" + std::to_string(m.line) + ": " + m.name() + " " + why,
                           "each line of a cluster file names a shard, an index built with "
@@ -122,7 +174,7 @@ DatabasePool::Handle DatabasePool::open_cluster_handle() {
       throw refuse("is shard " + cluster::to_string(*setting) + ", of another cluster than shard " + cluster::to_string(first));
     }
     if (!found.insert(setting->index).second) throw refuse("is shard " + cluster::to_string(*setting) + " again");
-    dictionaries.push_back(schema::dictionary_of(one));
+    dictionaries.push_back(std::move(dictionary));
     h.db->add_database(one);
   }
   if (found.size() + left_out_count() < first.count && !policy_.allow_partial) {

@@ -57,7 +57,19 @@ class DatabasePool {
   // commits can discard the revision `f` is reading, or a bulk build the whole
   // generation: then `f` runs again on the index as it now is, for up to
   // kRetryFor, which is what Xapian documents for DatabaseModifiedError.
-  // Thread-safe.
+  //
+  // On a cluster, a shard that fails while `f` runs (its connection breaks, it
+  // sends what is no answer, or it does not answer within the timeout) is that
+  // shard's failure: ShardUnavailable naming it, or, when the policy allows,
+  // the shard is left out and `f` runs again on the others. Xapian 1.4 names
+  // the shard of a timeout, but not that of a closed connection or a garbled
+  // answer ("Connection closed unexpectedly"), nor does it say which of the
+  // databases it combines failed. So the pool first connects again once
+  // (xapian-tcpsrv closes a connection idle for a minute), and if `f` fails
+  // again runs `f` on each remote shard alone, on a connection of its own:
+  // the shards that fail alone are the ones at fault. That costs a call per
+  // shard, only when one fails, and finds a shard that answers a keep-alive but
+  // fails the query, which probing its connection would not. Thread-safe.
   template <class F>
   auto with_db(F&& f) {
     return xapian_try(dir_, [&] {
@@ -65,17 +77,30 @@ class DatabasePool {
       const auto deadline = std::chrono::steady_clock::now() + kRetryFor;
       auto past_deadline = [&] { return std::chrono::steady_clock::now() >= deadline; };
       bool reopen_whole = false, reconnected = false;
+      // What a shard's failure costs: the handle is opened again, and the
+      // shards that fail are found (left out, or ShardUnavailable).
+      auto shard_failed = [&](const Xapian::Error& e) {
+        if (!cluster_) throw;  // NOLINT: rethrows the Xapian error being handled
+        const bool timeout = std::string_view(e.get_type()) == "NetworkTimeoutError";
+        if (!reconnected && !timeout) {
+          reconnected = true;
+        } else {
+          find_failed_shards(e, [&](Xapian::Database& one, const compression::Decompressor& stored) {
+            f(one, stored);
+          });
+        }
+        reopen_whole = true;
+      };
       while (true) {
         std::exception_ptr damage;
         try {
           db.catch_up(reopen_whole);
           return f(*db, db.stored());
         } catch (const Xapian::NetworkError& e) {
-          // xapian-tcpsrv closes a connection idle for a minute: connect again,
-          // once. A shard that fails again, or that is too slow, is left out.
-          if (reconnected || std::string_view(e.get_type()) == "NetworkTimeoutError") leave_out(e);
-          reconnected = true;
-          reopen_whole = true;
+          shard_failed(e);
+          continue;
+        } catch (const Xapian::SerialisationError& e) {
+          shard_failed(e);
           continue;
         } catch (const Xapian::DatabaseModifiedError&) {
           if (past_deadline()) throw;
@@ -99,8 +124,8 @@ class DatabasePool {
         bool newer = false;
         try {
           newer = db->reopen();
-        } catch (const Xapian::DatabaseError&) {
-          newer = true;
+        } catch (const Xapian::Error&) {
+          newer = true;  // a shard that fails now is found on the next try
           reopen_whole = true;
         }
         if (!newer || past_deadline()) std::rethrow_exception(damage);
@@ -151,9 +176,13 @@ class DatabasePool {
   Handle open_cluster_handle();
   // The version of what dir_ names now (a cluster file's is constant).
   layout::StubVersion version_now() const;
-  // Leaves out the shard that `e` names (Xapian's context, "remote:tcp(HOST:PORT)"),
-  // or throws ShardUnavailable when the policy does not allow it.
-  void leave_out(const Xapian::NetworkError& e);
+  // The shards `e`, raised by a call on the whole cluster, is the failure of:
+  // the one its context names ("remote:tcp(HOST:PORT)"), else each remote shard
+  // on which `probe` fails alone. Leaves them out, or throws ShardUnavailable
+  // for the first when the policy does not allow it; throws an Error saying
+  // what failed when no shard fails alone.
+  void find_failed_shards(const Xapian::Error& e,
+                          const std::function<void(Xapian::Database&, const compression::Decompressor&)>& probe);
   // Leaves out `member`, or throws ShardUnavailable (saying `why`).
   void leave_out(const cluster::Member& member, const std::string& why);
   std::size_t left_out_count();

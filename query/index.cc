@@ -8,6 +8,7 @@
 #include "engine/analysis/analyzer.h"
 #include "engine/cluster.h"
 #include "engine/compression.h"
+#include "engine/layout.h"
 #include "engine/schema.h"
 #include "engine/sources.h"
 #include "query/acronym_table.h"
@@ -52,9 +53,11 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
   const auto& analyzer = thread_analyzer();
   const query::Deadline deadline(options.time_limit);
   return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
+    query::PositionBudget budget;  // afresh if the search runs again (a writer's commit)
     query::ParserContext context;
     context.db = &db;
     context.deadline = &deadline;
+    context.position_budget = &budget;
     context.xapian_positions = impl_->pool.is_cluster();
     context.refuse_xor = impl_->pool.local_shards() >= 2;
     query::AcronymLookup acronyms(db, analyzer);
@@ -188,18 +191,12 @@ IndexStats Index::stats() const {
       if (schema::is_word_term(*t)) ++s.terms;
     }
     // The files of the index, or of a cluster's local shards (a remote shard's
-    // are on its machine).
-    std::vector<fs::path> dirs{impl_->pool.dir()};
-    if (impl_->pool.is_cluster()) {
-      dirs.clear();
+    // are on its machine), that readers open: not a killed bulk build's leftovers.
+    if (!impl_->pool.is_cluster()) {
+      s.size_bytes = layout::size_on_disk(impl_->pool.dir());
+    } else {
       for (const auto& m : impl_->pool.shards()) {
-        if (m.kind == cluster::Member::Kind::kLocal) dirs.push_back(m.path);
-      }
-    }
-    std::error_code ec;
-    for (const auto& dir : dirs) {
-      for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
-        if (e.is_regular_file(ec)) s.size_bytes += e.file_size(ec);
+        if (m.kind == cluster::Member::Kind::kLocal) s.size_bytes += layout::size_on_disk(m.path);
       }
     }
     return s;

@@ -189,7 +189,7 @@ class Grammar {
         ctx_(ctx),
         notes_(notes),
         rereadings_(rereadings),
-        values_(position_values(ctx.deadline, ctx.xapian_positions)) {
+        values_(position_values(ctx.deadline, ctx.xapian_positions, ctx.position_budget)) {
     drop_unmatched_closes();
     read_misplaced_operators_as_words(operators_as_words);
   }
@@ -229,11 +229,13 @@ class Grammar {
 
   // The terms of natural-language text, ORed; a word in capitals that is a
   // learned acronym also matches its long forms, as in the query language, whose
-  // bounds it keeps too (an acronym written again counts again, but runs once).
+  // bounds it keeps too (a word written again counts again, but runs once, at
+  // as many times its weight: "model model ..." a thousand times is one posting
+  // list, not a thousand, and ranks as their OR did).
   Xapian::Query plain(std::string_view text, PositionChecks* deferred) {
     std::vector<Xapian::Query> parts;
     std::vector<PositionCheckRef> checks;  // the groups' position checks
-    std::unordered_map<std::string, std::pair<std::size_t, unsigned>> groups;  // term -> part, times
+    std::unordered_map<std::string, std::pair<std::size_t, unsigned>> seen;  // kind, term -> part, times
     const std::string display = display_text(text);
     std::size_t column = 1, counted = 0;  // of the display text, in characters
     for (const auto& t : analyzer_.tokenize(display)) {
@@ -249,20 +251,21 @@ class Grammar {
       std::size_t n = 0;
       for (const auto& a : alternatives) n += a.terms.size();
       count_terms(n, at);
+      // "LLM" (a group) and "llm" (the word alone) are two parts.
+      auto [it, fresh] = seen.try_emplace((alternatives.size() == 1 ? "w" : "g") + t.term, parts.size(), 0);
+      ++it->second.second;
       if (alternatives.size() == 1) {
-        parts.emplace_back(t.term);
+        if (fresh) parts.emplace_back(t.term);
         continue;
       }
       Expr group = count_check(positional_expr(synonym_query(alternatives, values_)), at);
-      auto [it, fresh] = groups.try_emplace(t.term, parts.size(), 0);
       if (fresh) {
         parts.push_back(group.q);
         checks.insert(checks.end(), group.required.begin(), group.required.end());
       }
-      ++it->second.second;
     }
-    for (const auto& [term, group] : groups) {
-      const auto [part, times] = group;
+    for (const auto& [term, part_times] : seen) {
+      const auto [part, times] = part_times;
       if (times > 1) parts[part] = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT, parts[part], times);
     }
     if (parts.empty()) no_searchable_words(text);

@@ -59,6 +59,9 @@ struct ParserContext {
   // The search's time limit, which the position checks of phrases and proximity
   // groups keep to; none if null. Must outlive the query.
   const Deadline* deadline = nullptr;
+  // The search's bound on those checks (query/positional.h), past which the
+  // search is a QueryError; none if null. Must outlive the query.
+  PositionBudget* position_budget = nullptr;
 };
 
 // Grammar (docs/query-language.md has the user's version):

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "abstracts/error.h"
 #include "engine/positions.h"
 #include "engine/schema.h"
 #include "query/deadline.h"
@@ -70,13 +72,40 @@ std::string describe_words(const Words& words) {
 
 }  // namespace
 
+void PositionBudget::spend() {
+  if (++spent_ <= limit_) return;
+  throw QueryError("the query's phrases and NEAR or ADJ groups need more than " + std::to_string(limit_) +
+                       " checks of where their words are in an abstract",
+                   1,
+                   "use fewer phrases, or phrases with a rarer word: each checks every abstract that has all "
+                   "its words");
+}
+
 class PositionValues {
  public:
-  PositionValues(const Deadline* deadline, bool xapian_positions)
-      : deadline_(deadline), xapian_positions_(xapian_positions) {}
+  PositionValues(const Deadline* deadline, bool xapian_positions, PositionBudget* budget)
+      : deadline_(deadline), xapian_positions_(xapian_positions), budget_(budget) {}
 
   const Deadline* deadline() const { return deadline_; }
   bool xapian_positions() const { return xapian_positions_; }
+
+  // Counts one abstract checked for one spelling of a phrase or group: the
+  // deadline's tick, and the budget's.
+  void count_check() const {
+    if (deadline_ != nullptr) deadline_->tick();
+    if (budget_ != nullptr) budget_->spend();
+  }
+
+  // The number that stands for the check described as `description`
+  // (PositionCheck::describe()): the same for the same phrase written twice.
+  std::uint32_t key_of(const std::string& description) {
+    return keys_.try_emplace(description, static_cast<std::uint32_t>(keys_.size())).first->second;
+  }
+
+  // The answer of check `key` for abstract `did`: 1 it holds, 0 it does not,
+  // -1 not checked yet.
+  int verdict(std::uint32_t key, Xapian::docid did) const { return verdicts_.find(key, did); }
+  void keep_verdict(std::uint32_t key, Xapian::docid did, bool holds) { verdicts_.keep(key, did, holds); }
 
   // The value of abstract `did` if a check read it lately, else null.
   const std::string* find(Xapian::docid did) const {
@@ -105,15 +134,68 @@ class PositionValues {
   // through the index together), a few at a time.
   static constexpr std::size_t kKept = 64;
 
+  // The answers of the checks, by check and abstract: an open-addressing table
+  // of one 64-bit word each (key, abstract and answer), at most half full. It
+  // holds no more answers than the budget lets the checks give (500,000 take
+  // 8 MiB), and with no budget no more than the index has abstracts per check.
+  class Verdicts {
+   public:
+    int find(std::uint32_t key, Xapian::docid did) const {
+      if (slots_.empty()) return -1;
+      const std::uint64_t want = entry(key, did, false) >> 1;
+      for (std::size_t i = slot(want);; i = (i + 1) & (slots_.size() - 1)) {
+        if (slots_[i] == 0) return -1;
+        if (slots_[i] >> 1 == want) return static_cast<int>(slots_[i] & 1);
+      }
+    }
+    void keep(std::uint32_t key, Xapian::docid did, bool holds) {
+      if (2 * (size_ + 1) > slots_.size()) grow();
+      if (insert(entry(key, did, holds))) ++size_;
+    }
+
+   private:
+    // Never 0, which marks an empty slot: the key counts from 1.
+    static std::uint64_t entry(std::uint32_t key, Xapian::docid did, bool holds) {
+      return (std::uint64_t{key} + 1) << 33 | std::uint64_t{did} << 1 | (holds ? 1 : 0);
+    }
+    std::size_t slot(std::uint64_t id) const {
+      return static_cast<std::size_t>((id * 0x9E3779B97F4A7C15ull) >> (64 - bits_));
+    }
+    bool insert(std::uint64_t e) {
+      for (std::size_t i = slot(e >> 1);; i = (i + 1) & (slots_.size() - 1)) {
+        if (slots_[i] == 0) {
+          slots_[i] = e;
+          return true;
+        }
+        if (slots_[i] >> 1 == e >> 1) return false;
+      }
+    }
+    void grow() {
+      std::vector<std::uint64_t> old = std::move(slots_);
+      bits_ = old.empty() ? 10 : bits_ + 1;
+      slots_.assign(std::size_t{1} << bits_, 0);
+      for (std::uint64_t e : old) {
+        if (e != 0) insert(e);
+      }
+    }
+
+    std::vector<std::uint64_t> slots_;
+    unsigned bits_ = 0;
+    std::size_t size_ = 0;
+  };
+
   const Deadline* deadline_;
   bool xapian_positions_;
+  PositionBudget* budget_;
+  std::unordered_map<std::string, std::uint32_t> keys_;  // a check's description -> its key
+  Verdicts verdicts_;
   std::vector<std::pair<Xapian::docid, std::string>> kept_;
   std::unordered_map<Xapian::docid, std::size_t> where_;  // into kept_
   std::size_t oldest_ = 0;
 };
 
-PositionValuesRef position_values(const Deadline* deadline, bool xapian_positions) {
-  return std::make_shared<PositionValues>(deadline, xapian_positions);
+PositionValuesRef position_values(const Deadline* deadline, bool xapian_positions, PositionBudget* budget) {
+  return std::make_shared<PositionValues>(deadline, xapian_positions, budget);
 }
 
 // The spellings of one phrase, group or synonym, prepared for checking.
@@ -121,6 +203,7 @@ class PositionCheck {
  public:
   PositionCheck(std::vector<Words> spellings, PositionValuesRef values)
       : spellings_(std::move(spellings)), values_(values != nullptr ? std::move(values) : position_values(nullptr, false)) {
+    key_ = values_->key_of(describe());
     std::unordered_map<std::string, std::size_t> index;  // of words_
     for (const auto& s : spellings_) {
       Spelling prepared;
@@ -150,10 +233,10 @@ class PositionCheck {
   // words: a hash is unique among the abstract's own words. (For an abstract
   // without them all, a stranger's positions may be found.)
   bool holds(std::size_t i, std::string_view value) const {
-    if (values_->deadline() != nullptr) values_->deadline()->tick();
     const Spelling& s = prepared_[i];
     const Words& spelling = spellings_[i];
     if (spelling.terms.size() == 1) return true;
+    values_->count_check();
     thread_local std::vector<std::vector<Xapian::termpos>> lists;
     lists.resize(s.words.size());
     const positions::Value checked(value);
@@ -184,6 +267,8 @@ class PositionCheck {
 
   // The values this and the query's other checks read lately.
   PositionValues& values() const { return *values_; }
+  // What stands for this check among the query's (PositionValues::key_of).
+  std::uint32_t key() const { return key_; }
 
   // Set once a PositionChecks checks this after ranking.
   bool deferred = false;
@@ -199,6 +284,7 @@ class PositionCheck {
   std::vector<std::string> words_;
   std::vector<Spelling> prepared_;
   PositionValuesRef values_;
+  std::uint32_t key_ = 0;
 };
 
 namespace {
@@ -276,17 +362,15 @@ class PositionFilter : public Xapian::PostingSource {
   // Whether abstract `did`, which matches the query this filter ranks with, has
   // one of the spellings, deferred or not. For PositionChecks.
   bool verify(Xapian::docid did) {
-    const std::size_t n = check_->spellings().size();
-    const std::string* value = nullptr;
-    for (std::size_t i = 0; i < n; ++i) {
-      // The query's match rules out an abstract without a lone phrase's words;
-      // alternatives must make sure the abstract has this one's words.
-      if (n > 1 && first_with_all(i, did) != did) continue;
-      if (check_->spellings()[i].terms.size() == 1) return true;
-      if (value == nullptr) value = &value_of(did);
-      if (check_->holds(i, *value)) return true;
-    }
-    return false;
+    // Asked again by another pass of the ranking, or by the same phrase
+    // written elsewhere in the query: the answer stands. Only answers that
+    // read positions are kept, so the budget bounds how many there are.
+    PositionValues& values = check_->values();
+    if (const int known = values.verdict(check_->key(), did); known >= 0) return known == 1;
+    bool read = false;
+    const bool holds = verify_now(did, read);
+    if (read) values.keep_verdict(check_->key(), did, holds);
+    return holds;
   }
 
   bool at_end() const override { return at_end_; }
@@ -336,6 +420,22 @@ class PositionFilter : public Xapian::PostingSource {
       if (highest == did) return c.at = did;
       did = highest;
     }
+  }
+
+  // verify() without the kept answers; `read` is set if it read positions.
+  bool verify_now(Xapian::docid did, bool& read) {
+    const std::size_t n = check_->spellings().size();
+    const std::string* value = nullptr;
+    for (std::size_t i = 0; i < n; ++i) {
+      // The query's match rules out an abstract without a lone phrase's words;
+      // alternatives must make sure the abstract has this one's words.
+      if (n > 1 && first_with_all(i, did) != did) continue;
+      if (check_->spellings()[i].terms.size() == 1) return true;
+      if (value == nullptr) value = &value_of(did);
+      read = true;
+      if (check_->holds(i, *value)) return true;
+    }
+    return false;
   }
 
   // The positions value of `did` (empty if none), as the query's checks

@@ -4,6 +4,7 @@
 #ifndef ABSTRACTS_QUERY_POSITIONAL_H_
 #define ABSTRACTS_QUERY_POSITIONAL_H_
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,19 +38,53 @@ struct PositionalQuery {
 
 class Deadline;
 
+// The bound on a search's position checks (docs/query-language.md, "Limits"):
+// how many times an abstract's positions may be checked for a phrase or group,
+// summed over the query's phrases and the passes of its ranking. A query of
+// phrases takes time in proportion (about 2 us a check), and a phrase of the
+// commonest words may need a check of half the abstracts: fifty of them took
+// 4-5 s. An abstract checked again for the same phrase in the same search
+// costs nothing (PositionValues keeps the answers). Not thread-safe: one per
+// search.
+class PositionBudget {
+ public:
+  // About a second of checks: enough to count the matches of a phrase of the
+  // commonest words exactly on a million arXiv abstracts ("we propose" checks
+  // 9,385 of 20,000 for `search --count`), not for 50 such phrases on 20,000
+  // (174,285 checks) once the index is a few times larger.
+  static constexpr std::size_t kDefaultLimit = 500000;
+
+  explicit PositionBudget(std::size_t limit = kDefaultLimit) : limit_(limit) {}
+
+  // Counts one check; throws QueryError (column 1) once past the limit.
+  void spend();
+  std::size_t spent() const { return spent_; }
+  std::size_t limit() const { return limit_; }
+
+ private:
+  std::size_t limit_;
+  std::size_t spent_ = 0;
+};
+
 // What the position checks of one query share: the search's deadline, which
 // they tick for each abstract they read (null: none; else it must outlive the
-// query), and the positions values they read lately, so that the checks of
-// many phrases read an abstract's value once between them, not once each. The
-// query must run on one database.
+// query), its position budget (null: none; else it must outlive the query),
+// the positions values they read lately, so that the checks of many phrases
+// read an abstract's value once between them, not once each, and the answers
+// they gave, so that the same phrase written twice, or an abstract asked about
+// again by another pass of the ranking, is checked once. The query must run on
+// one database.
 //
 // With `xapian_positions`, for the shards of a cluster (engine/cluster.h), the
 // checks are Xapian's own OP_PHRASE and OP_NEAR over its position table, which
 // shards keep: a PostingSource cannot run inside xapian-tcpsrv, nor a
 // MatchDecider on a remote database. The matches and the ranking are the same.
+// The budget does not apply to them (the cluster file's timeout bounds each
+// shard's work).
 class PositionValues;
 using PositionValuesRef = std::shared_ptr<PositionValues>;
-PositionValuesRef position_values(const Deadline* deadline, bool xapian_positions = false);
+PositionValuesRef position_values(const Deadline* deadline, bool xapian_positions = false,
+                                  PositionBudget* budget = nullptr);
 
 // The abstracts with `words`, ranked like the AND of its terms (a word it
 // repeats weighs as often). Its check shares `values` (its own if null).

@@ -199,14 +199,16 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
                    FeedbackWeights* feedback, const Deadline* deadline) {
   if (plain && r.plain_text_stopwords) {
     // A plain-text query is a flat OR of its words (an acronym's group among
-    // them): rebuild it without function words.
+    // them), a word written n times scaled by n: rebuild it without function words.
     const bool or_of_parts = query.get_type() == Xapian::Query::OP_OR;
     const std::size_t n = or_of_parts ? query.get_num_subqueries() : 1;
     std::vector<Xapian::Query> kept;
     for (std::size_t i = 0; i < n; ++i) {
       Xapian::Query part = or_of_parts ? query.get_subquery(i) : query;
-      const bool word = part.get_type() == Xapian::Query::LEAF_TERM;
-      if (!word || !is_function_word(*part.get_terms_begin())) kept.push_back(std::move(part));
+      Xapian::Query word = part;
+      if (word.get_type() == Xapian::Query::OP_SCALE_WEIGHT) word = word.get_subquery(0);
+      const bool leaf = word.get_type() == Xapian::Query::LEAF_TERM;
+      if (!leaf || !is_function_word(*word.get_terms_begin())) kept.push_back(std::move(part));
     }
     if (!kept.empty()) query = Xapian::Query(Xapian::Query::OP_OR, kept.begin(), kept.end());
   }

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -32,6 +33,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <regex>
@@ -292,6 +294,224 @@ class SilentListener {
  private:
   int fd_ = -1;
   int port_ = 0;
+};
+
+// Xapian's remote protocol as 1.4 speaks it (common/remoteprotocol.h and
+// net/length.h in its source): each message is a type byte, the body's length
+// (one byte below 255, else 255 and then 7 bits a byte, the last byte with its
+// top bit set), and the body. The server's first message, the greeting, starts
+// with the protocol's major version. The requests that set off a fault:
+constexpr int kProtocolMajor = 39;         // Xapian 1.4
+constexpr int kRequestAllTerms = 0;        // MSG_ALLTERMS: stats counts the terms
+constexpr int kRequestDocument = 2;        // MSG_DOCUMENT: a hit's stored abstract
+constexpr int kRequestQuery = 8;           // MSG_QUERY: the match starts
+constexpr int kRequestGetMetadata = 22;    // MSG_GETMETADATA: the first request after the greeting
+
+enum class Fault { kNone, kClose, kGarbage, kStall };
+
+std::string fault_name(Fault f) {
+  switch (f) {
+    case Fault::kNone: return "none";
+    case Fault::kClose: return "the connection closes";
+    case Fault::kGarbage: return "garbage is sent";
+    case Fault::kStall: return "the shard goes silent";
+  }
+  return "?";
+}
+
+// Sends all of `data`, false if the connection is gone (no SIGPIPE).
+bool send_all(int fd, const char* data, std::size_t n) {
+  while (n > 0) {
+    ssize_t sent = ::send(fd, data, n, MSG_NOSIGNAL);
+    if (sent < 0 && errno == EINTR) continue;
+    if (sent <= 0) return false;
+    data += sent;
+    n -= static_cast<std::size_t>(sent);
+  }
+  return true;
+}
+
+// A shard that fails past the handshake (issue 40): a proxy on 127.0.0.1 in
+// front of a real xapian-tcpsrv, relaying each connection as it is, greeting
+// included, until the client sends its `nth` request of type `trigger`. Then, instead
+// of passing it on, it closes the connection (kClose), sends bytes that frame a
+// reply of no known type and closes it (kGarbage), or goes silent and keeps the
+// connection open (kStall). Every connection fails so, a client's new ones too.
+// kNone relays everything (to see which requests a command sends). One thread
+// polls every connection; the destructor stops it and closes them.
+class FaultyShard {
+ public:
+  FaultyShard(int upstream_port, Fault fault, int trigger, int nth = 1)
+      : upstream_port_(upstream_port), fault_(fault), trigger_(trigger), nth_(nth) {
+    listen_fd_ = bound_socket(0, port_);
+    if (listen(listen_fd_, 64) != 0 || pipe2(wake_, O_CLOEXEC) != 0) {
+      throw std::runtime_error(std::string("listen: ") + std::strerror(errno));
+    }
+    thread_ = std::thread([this] { run(); });
+  }
+  ~FaultyShard() {
+    char stop = 's';
+    while (write(wake_[1], &stop, 1) < 0 && errno == EINTR) {
+    }
+    thread_.join();
+    for (auto& c : conns_) close_conn(c);
+    close(listen_fd_);
+    close(wake_[0]);
+    close(wake_[1]);
+  }
+  FaultyShard(const FaultyShard&) = delete;
+  FaultyShard& operator=(const FaultyShard&) = delete;
+
+  std::string address() const { return loopback_address(port_); }
+  // The types of the requests clients sent, and how many times the fault struck.
+  std::set<int> requests() const {
+    std::lock_guard lock(mutex_);
+    return requests_;
+  }
+  int faults() const {
+    std::lock_guard lock(mutex_);
+    return faults_;
+  }
+  // The protocol version the real server's greeting gave (0 before one came).
+  int protocol_major() const {
+    std::lock_guard lock(mutex_);
+    return protocol_major_;
+  }
+
+ private:
+  struct Conn {
+    int client = -1, server = -1;
+    std::string from_client;  // bytes of a request not yet complete
+    std::string greeting;     // the server's first bytes, until the version is read
+    int triggers = 0;         // requests of the trigger's type so far
+    bool stalled = false;
+  };
+
+  static void close_conn(Conn& c) {
+    if (c.client >= 0) close(c.client);
+    if (c.server >= 0) close(c.server);
+    c.client = c.server = -1;
+  }
+
+  // The length of the first complete message in `b`, or 0 if none yet.
+  static std::size_t message_length(const std::string& b) {
+    if (b.size() < 2) return 0;
+    std::size_t at = 1, len = static_cast<unsigned char>(b[at++]);
+    if (len == 0xff) {
+      len = 0;
+      for (unsigned shift = 0;; shift += 7) {
+        if (at == b.size()) return 0;
+        const auto ch = static_cast<unsigned char>(b[at++]);
+        len |= static_cast<std::size_t>(ch & 0x7f) << shift;
+        if ((ch & 0x80) != 0) break;
+      }
+      len += 255;
+    }
+    return b.size() - at >= len ? at + len : 0;
+  }
+
+  // Passes the complete requests on, or strikes; false when the connection is done.
+  bool from_client(Conn& c) {
+    while (std::size_t n = message_length(c.from_client)) {
+      const int type = static_cast<unsigned char>(c.from_client[0]);
+      const bool strike = fault_ != Fault::kNone && type == trigger_ && ++c.triggers == nth_;
+      {
+        std::lock_guard lock(mutex_);
+        requests_.insert(type);
+        if (strike) ++faults_;
+      }
+      if (strike) {
+        if (fault_ == Fault::kGarbage) {
+          const std::string garbage(200, 'R');  // type 82, 82 bytes of body, and more
+          send_all(c.client, garbage.data(), garbage.size());
+        }
+        if (fault_ == Fault::kStall) {
+          c.stalled = true;
+          return true;
+        }
+        return false;
+      }
+      if (!send_all(c.server, c.from_client.data(), n)) return false;
+      c.from_client.erase(0, n);
+    }
+    return true;
+  }
+
+  void from_server(Conn& c, const char* data, std::size_t n) {
+    if (c.greeting.size() < 3) {
+      c.greeting.append(data, std::min<std::size_t>(n, 3 - c.greeting.size()));
+      if (c.greeting.size() == 3 && static_cast<unsigned char>(c.greeting[1]) != 0xff) {
+        std::lock_guard lock(mutex_);
+        protocol_major_ = static_cast<unsigned char>(c.greeting[2]);
+      }
+    }
+  }
+
+  void run() {
+    char buf[65536];
+    while (true) {
+      std::vector<pollfd> fds{{wake_[0], POLLIN, 0}, {listen_fd_, POLLIN, 0}};
+      for (const auto& c : conns_) {
+        fds.push_back({c.client, static_cast<short>(c.stalled ? 0 : POLLIN), 0});
+        fds.push_back({c.server, static_cast<short>(c.stalled ? 0 : POLLIN), 0});
+      }
+      if (poll(fds.data(), fds.size(), -1) < 0) {
+        if (errno == EINTR) continue;
+        return;
+      }
+      if (fds[0].revents != 0) return;
+      for (std::size_t i = 0; i < conns_.size(); ++i) {
+        Conn& c = conns_[i];
+        const short client_events = fds[2 + 2 * i].revents, server_events = fds[3 + 2 * i].revents;
+        bool open = true;
+        if (client_events != 0) {  // for a stalled connection, only its end (POLLHUP)
+          ssize_t got = read(c.client, buf, sizeof buf);
+          open = got > 0;
+          if (open && !c.stalled) {
+            c.from_client.append(buf, static_cast<std::size_t>(got));
+            open = from_client(c);
+          }
+        }
+        if (open && !c.stalled && server_events != 0) {
+          ssize_t got = read(c.server, buf, sizeof buf);
+          open = got > 0;
+          if (open) {
+            from_server(c, buf, static_cast<std::size_t>(got));
+            open = send_all(c.client, buf, static_cast<std::size_t>(got));
+          }
+        }
+        if (!open) close_conn(c);
+      }
+      conns_.erase(std::remove_if(conns_.begin(), conns_.end(), [](const Conn& c) { return c.client < 0; }),
+                   conns_.end());
+      if (fds[1].revents != 0) {
+        int client = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+        if (client < 0) continue;
+        int server = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        auto addr = loopback(upstream_port_);
+        if (server < 0 || connect(server, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+          close(client);
+          if (server >= 0) close(server);
+          continue;
+        }
+        conns_.push_back({client, server, {}, {}, 0, false});
+      }
+    }
+  }
+
+  int upstream_port_;
+  Fault fault_;
+  int trigger_;
+  int nth_;
+  int listen_fd_ = -1;
+  int port_ = 0;
+  int wake_[2] = {-1, -1};
+  std::vector<Conn> conns_;  // the thread's, until it is joined
+  mutable std::mutex mutex_;
+  std::set<int> requests_;
+  int faults_ = 0;
+  int protocol_major_ = 0;
+  std::thread thread_;
 };
 
 // ---------------------------------------------------------------------------
@@ -1341,6 +1561,150 @@ TEST_F(Issue19Cluster, SilentShardFault) {
   EXPECT_TRUE(names_in_a_line(r.err, silent.address(), ""))
       << "stderr does not name the silent shard " << silent.address() << ": " << said(r);
   EXPECT_EQ(ids_of(r.out), c.shards.ids[0]) << "not the live shard's abstracts, all of them";
+}
+
+// ---------------------------------------------------------------------------
+// Issue 40: shards that fail past the handshake. A connection that closes, a
+// shard that sends garbage or goes silent once the greeting is done, at the
+// first request, at the match, or when a hit's abstract is read: exit 2 with
+// an error naming the shard; with --allow-partial, the other shard's answers
+// and a warning naming it. Xapian said "Connection closed unexpectedly" or
+// "Expecting reply type 16 or 2, got 82", naming no shard, and nothing was
+// left out.
+
+class Issue40Cluster : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { cluster_ = new SmallCluster; }
+  static void TearDownTestSuite() {
+    delete cluster_;
+    cluster_ = nullptr;
+  }
+
+  // Writes the cluster file: shard 1 served as it is, shard 2 at `second`.
+  static void use_cluster(const std::string& live, const std::string& second) {
+    write_file(cluster_->dir / "cluster", "# abstracts: timeout 1\nremote " + live + "\nremote " + second + "\n");
+  }
+
+  static SmallCluster* cluster_;
+};
+SmallCluster* Issue40Cluster::cluster_ = nullptr;
+
+// The requests the faults are set off by are the ones the commands send, in
+// the protocol version the tests read (if Xapian changed its numbering, every
+// fault test would pass without a fault).
+TEST_F(Issue40Cluster, TheFaultsTriggersAreRequestsTheCommandsSend) {
+  SmallCluster& c = *cluster_;
+  ShardServer live(c.shards.dirs[0], c.dir.path()), real(c.shards.dirs[1], c.dir.path());
+  FaultyShard relay(real.port(), Fault::kNone, -1);
+  use_cluster(live.address(), relay.address());
+  auto r = c.search({"--json", "--limit", "1000", "--", "-" + kNoSuchWord});
+  ASSERT_EQ(r.status, 0) << said(r);
+  std::set<std::string> everything = c.shards.ids[0];
+  everything.insert(c.shards.ids[1].begin(), c.shards.ids[1].end());
+  EXPECT_EQ(ids_of(r.out), everything) << "the relay changed an answer";
+  r = run_on(c.dir / "cluster", {"stats", "--json"}, c.dir.path());
+  ASSERT_EQ(r.status, 0) << said(r);
+  EXPECT_EQ(relay.protocol_major(), kProtocolMajor);
+  for (int request : {kRequestAllTerms, kRequestDocument, kRequestQuery, kRequestGetMetadata}) {
+    EXPECT_EQ(relay.requests().count(request), 1u) << "no request of type " << request;
+  }
+}
+
+struct FaultCase {
+  Fault fault;
+  int trigger;
+  int nth;
+  const char* when;
+};
+
+const FaultCase kFaultCases[] = {
+    {Fault::kClose, kRequestGetMetadata, 1, "right after the greeting"},
+    {Fault::kGarbage, kRequestGetMetadata, 1, "right after the greeting"},
+    {Fault::kStall, kRequestGetMetadata, 1, "right after the greeting"},
+    {Fault::kClose, kRequestGetMetadata, 2, "when its shard setting is read"},
+    {Fault::kGarbage, kRequestGetMetadata, 2, "when its shard setting is read"},
+    {Fault::kStall, kRequestGetMetadata, 2, "when its shard setting is read"},
+    {Fault::kClose, kRequestQuery, 1, "at the match"},
+    {Fault::kGarbage, kRequestQuery, 1, "at the match"},
+    {Fault::kStall, kRequestQuery, 1, "at the match"},
+    {Fault::kClose, kRequestDocument, 1, "when a hit's abstract is read"},
+    {Fault::kGarbage, kRequestDocument, 1, "when a hit's abstract is read"},
+    {Fault::kStall, kRequestDocument, 1, "when a hit's abstract is read"},
+};
+
+TEST_F(Issue40Cluster, AShardFailingPastTheHandshakeIsNamedAndLeftOut) {
+  SmallCluster& c = *cluster_;
+  ShardServer live(c.shards.dirs[0], c.dir.path()), real(c.shards.dirs[1], c.dir.path());
+  for (const auto& f : kFaultCases) {
+    SCOPED_TRACE(fault_name(f.fault) + " " + f.when);
+    FaultyShard failing(real.port(), f.fault, f.trigger, f.nth);
+    use_cluster(live.address(), failing.address());
+    auto start = Clock::now();
+    auto r = c.search({"--json", "--limit", "1000", "--", "-" + kNoSuchWord});
+    EXPECT_FALSE(r.timed_out) << said(r);
+    EXPECT_LT(Clock::now() - start, kHangBound) << "a hang: " << said(r);
+    EXPECT_EQ(r.status, 2) << said(r);
+    EXPECT_TRUE(names_in_a_line(r.err, failing.address(), "error:"))
+        << "no error names the failing shard " << failing.address() << ": " << said(r);
+    EXPECT_FALSE(names_in_a_line(r.err, live.address(), "")) << "the live shard is named: " << said(r);
+    EXPECT_EQ(r.out, "");
+
+    start = Clock::now();
+    r = c.search({"--json", "--limit", "1000", "--", "-" + kNoSuchWord}, {"--allow-partial"});
+    EXPECT_FALSE(r.timed_out) << said(r);
+    EXPECT_LT(Clock::now() - start, kHangBound) << "a hang: " << said(r);
+    EXPECT_EQ(r.status, 0) << said(r);
+    EXPECT_TRUE(names_in_a_line(r.err, failing.address(), "warning:"))
+        << "no warning names the failing shard " << failing.address() << ": " << said(r);
+    EXPECT_FALSE(names_in_a_line(r.err, live.address(), "")) << "the live shard is named: " << said(r);
+    EXPECT_EQ(ids_of(r.out), c.shards.ids[0]) << "not the live shard's abstracts, all of them";
+    EXPECT_GT(failing.faults(), 0) << "the fault never struck";
+  }
+}
+
+// A ranked search whose best hits come from both shards: the other shard's
+// hits, ranked, when one fails as its abstracts are read.
+TEST_F(Issue40Cluster, ARankedSearchGoesOnWithoutTheShardThatFailed) {
+  SmallCluster& c = *cluster_;
+  ShardServer live(c.shards.dirs[0], c.dir.path()), real(c.shards.dirs[1], c.dir.path());
+  for (Fault fault : {Fault::kClose, Fault::kGarbage}) {
+    SCOPED_TRACE(fault_name(fault));
+    FaultyShard failing(real.port(), fault, kRequestDocument);
+    use_cluster(live.address(), failing.address());
+    auto r = c.search({"--json", "learning"}, {"--allow-partial"});
+    EXPECT_EQ(r.status, 0) << said(r);
+    EXPECT_TRUE(names_in_a_line(r.err, failing.address(), "warning:")) << said(r);
+    std::vector<std::string> ids;
+    for (const auto& hit : json_lines(r.out)) {
+      ids.push_back(hit.at("id").get<std::string>());
+      EXPECT_EQ(c.shards.ids[0].count(ids.back()), 1u) << ids.back() << " is not from the live shard";
+    }
+    EXPECT_FALSE(ids.empty()) << said(r);
+    EXPECT_GT(failing.faults(), 0) << "no hit of the failing shard was read";
+  }
+}
+
+// Issue 40: stats did not take --allow-partial.
+TEST_F(Issue40Cluster, StatsLeavesOutAShardThatFailsUnderAllowPartial) {
+  SmallCluster& c = *cluster_;
+  ShardServer live(c.shards.dirs[0], c.dir.path()), real(c.shards.dirs[1], c.dir.path());
+  SilentListener silent;
+  FaultyShard closing(real.port(), Fault::kClose, kRequestGetMetadata);
+  FaultyShard counting(real.port(), Fault::kGarbage, kRequestAllTerms);
+  for (const std::string& down : {silent.address(), closing.address(), counting.address()}) {
+    SCOPED_TRACE(down);
+    use_cluster(live.address(), down);
+    auto r = run_on(c.dir / "cluster", {"stats", "--json"}, c.dir.path());
+    EXPECT_EQ(r.status, 2) << said(r);
+    EXPECT_TRUE(names_in_a_line(r.err, down, "error:")) << said(r);
+    r = run_on(c.dir / "cluster", {"stats", "--json"}, c.dir.path(), {"--allow-partial"});
+    ASSERT_EQ(r.status, 0) << said(r);
+    EXPECT_TRUE(names_in_a_line(r.err, down, "warning:")) << said(r);
+    EXPECT_EQ(json::parse(r.out).at("abstracts").get<std::size_t>(), c.shards.ids[0].size()) << said(r);
+    r = run_on(c.dir / "cluster", {"stats", "--by", "year", "--json"}, c.dir.path(), {"--allow-partial"});
+    EXPECT_EQ(r.status, 0) << said(r);
+    EXPECT_TRUE(names_in_a_line(r.err, down, "warning:")) << said(r);
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -23,7 +23,7 @@ struct IndexStats {
   std::uint64_t abstracts = 0;   // documents in the index
   std::uint64_t files = 0;       // source files indexed
   std::uint64_t terms = 0;       // distinct searchable terms
-  std::uint64_t size_bytes = 0;  // on disk (for a cluster, its local shards only)
+  std::uint64_t size_bytes = 0;  // on disk, what readers open (for a cluster, its local shards only)
   double average_length = 0;     // terms per abstract
 };
 
@@ -53,10 +53,11 @@ struct AcronymEntry {
 
 // How Index::open treats the shards of a cluster (docs/scale-out.md).
 struct OpenOptions {
-  // A shard that cannot be reached, or does not answer within the cluster's
-  // timeout, is left out and the others are searched (statistics, counts and
-  // scores are then those of the shards that answer). Unset: every call that
-  // meets such a shard throws ShardUnavailable.
+  // A shard that cannot be reached, does not answer within the cluster's
+  // timeout, or fails during a call (its connection closes, it sends garbage)
+  // is left out and the others are searched (statistics, counts and scores are
+  // then those of the shards that answer). Unset: every call that meets such a
+  // shard throws ShardUnavailable.
   bool allow_partial = false;
   // Told about each shard left out, once, on the thread that found it down.
   std::function<void(const ShardUnavailable&)> on_shard_left_out;
