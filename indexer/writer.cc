@@ -299,10 +299,12 @@ struct Writer::Impl {
       Source& s = walk.source;
       std::error_code ec;
       const fs::file_status st = fs::status(s.path, ec);
-      if (sync && st.type() == fs::file_type::not_found) {
-        walk.present = false;
-        if (options.on_source_gone) options.on_source_gone(s.path);
-        continue;
+      if (st.type() == fs::file_type::not_found) {
+        walk.present = false;  // no source of a path that is not there
+        if (sync) {
+          if (options.on_source_gone) options.on_source_gone(s.path);
+          continue;
+        }
       }
       if (!fs::is_directory(st)) {
         s.kind = Source::Kind::kFile;
@@ -371,7 +373,11 @@ struct Writer::Impl {
     const auto now = std::chrono::duration_cast<std::chrono::seconds>(
                          std::chrono::system_clock::now().time_since_epoch()).count();
     for (auto& walk : walks) {
-      if (!walk.present) continue;
+      // A file that could not be indexed (no known format, a bad record) is no source.
+      if (!walk.present || (walk.source.kind == Source::Kind::kFile &&
+                            db.get_metadata(schema::file_key(walk.source.path.string())).empty())) {
+        continue;
+      }
       settle_source(walk.source.path.string(), walk.yielded, walk.unreadable, options);
       walk.source.last_sync = now;
       db.set_metadata(sources::key(walk.source.path.string()), sources::encode(walk.source));

@@ -6,13 +6,13 @@
 
 _abstracts() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-  local commands="index search show similar stats acronyms"
+  local commands="index search show similar stats acronyms sources forget"
   local globals="--index --allow-partial --color -h --help --version"
   local command="" i
   # The command is the first word that is neither an option nor an option's value.
   for ((i = 1; i < COMP_CWORD; i++)); do
     case ${COMP_WORDS[i]} in
-      --index | --color | --queries | --sort | --by | --shard | -n | --limit | --offset) ((i++)) ;;
+      --index | --color | --queries | --sort | --by | --shard | -g | --glob | -n | --limit | --offset) ((i++)) ;;
       -*) ;;
       *) command=${COMP_WORDS[i]} && break ;;
     esac
@@ -27,22 +27,23 @@ _abstracts() {
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return
       ;;
-    --shard | -n | --limit | --offset) return ;;  # a number, or K/N
+    --shard | -g | --glob | -n | --limit | --offset) return ;;  # a number, K/N or a glob
   esac
 
   local options=""
   case $command in
-    index) options="-q --quiet --shard" ;;
+    index) options="-q --quiet -v --verbose -w --watch -g --glob --shard" ;;
+    forget) options="-q --quiet" ;;
     search) options="-n --limit --offset --json --explain -c --count --sort --queries --no-correct --no-acronyms --no-feedback" ;;
     similar) options="-n --limit --offset --json --explain" ;;
-    show | acronyms) options="--json" ;;
+    show | acronyms | sources) options="--json" ;;
     stats) options="--by --limit --json" ;;
   esac
   if [[ $cur == -* ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$globals $options" -- "$cur")
   elif [[ -z $command ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
-  elif [[ $command == index ]]; then
+  elif [[ $command == index || $command == forget ]]; then
     compopt -o filenames 2>/dev/null
     mapfile -t COMPREPLY < <(compgen -f -- "$cur")
   elif [[ $command == search ]]; then

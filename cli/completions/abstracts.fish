@@ -4,7 +4,7 @@
 # share/fish/vendor_completions.d/abstracts.fish; tests/cli/completions_test.sh
 # checks its options against `abstracts --help`.
 
-set -l commands index search show similar stats acronyms
+set -l commands index search show similar stats acronyms sources forget
 complete -c abstracts -f
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a index -d 'Index files or directories of abstracts'
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a search -d 'Search the index'
@@ -12,6 +12,8 @@ complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a show -d 
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a similar -d 'Find abstracts like the given ones'
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a stats -d 'Print statistics of the index'
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a acronyms -d 'List the learned acronyms'
+complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a sources -d 'List the sources of the index'
+complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a forget -d 'Forget sources of the index'
 
 # Global options, before or after the command.
 complete -c abstracts -l index -r -F -d 'Index directory, or a cluster file'
@@ -20,9 +22,12 @@ complete -c abstracts -l color -x -a 'auto always never' -d 'Colour the output'
 complete -c abstracts -s h -l help -d 'Print help and exit'
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -l version -d 'Print the versions and exit'
 
-complete -c abstracts -n '__fish_seen_subcommand_from index' -s q -l quiet -d 'Print only errors'
+complete -c abstracts -n '__fish_seen_subcommand_from index forget' -s q -l quiet -d 'Print only errors'
+complete -c abstracts -n '__fish_seen_subcommand_from index' -s v -l verbose -d 'Say what was done with each file'
+complete -c abstracts -n '__fish_seen_subcommand_from index' -s w -l watch -d 'Then keep the index in step with its sources'
+complete -c abstracts -n '__fish_seen_subcommand_from index' -s g -l glob -x -d 'Index only the files of a folder that match a glob'
 complete -c abstracts -n '__fish_seen_subcommand_from index' -l shard -x -d 'Build shard K of N of a cluster'
-complete -c abstracts -n '__fish_seen_subcommand_from index' -F
+complete -c abstracts -n '__fish_seen_subcommand_from index forget' -F
 
 set -l results '__fish_seen_subcommand_from search similar'
 complete -c abstracts -n $results -s n -l limit -x -d 'Show at most this many hits'
@@ -39,7 +44,7 @@ complete -c abstracts -n $search -l no-acronyms -d 'Do not expand learned acrony
 complete -c abstracts -n $search -l no-feedback -d 'Do not rank with pseudo-relevance feedback'
 complete -c abstracts -n $search -a 'venue: year: title: author: category: doi: arxiv: pmid: source: id:' -d 'Query field'
 
-complete -c abstracts -n '__fish_seen_subcommand_from show acronyms' -l json -d 'Print JSON Lines'
+complete -c abstracts -n '__fish_seen_subcommand_from show acronyms sources' -l json -d 'Print JSON Lines'
 
 set -l stats '__fish_seen_subcommand_from stats'
 complete -c abstracts -n $stats -l by -x -a 'year venue category author' -d 'Count the abstracts by a field'

@@ -893,24 +893,32 @@ TEST_F(CliTest, EnvironmentIndexIsNotTheDefaultIndex) {
   EXPECT_TRUE(fs::is_empty(data.path()));
 }
 
-TEST_F(CliTest, IndexWithoutPathsUsesTheCorpusFromTheEnvironment) {
-  TempDir corpus_dir, index;
+TEST_F(CliTest, IndexWithoutPathsBuildsTheDefaultIndexFromTheCorpusOfTheEnvironment) {
+  TempDir corpus_dir, data;
   write_file(corpus_dir / "tiny.txt",
              "NeurIPS 2026 Papers\n\nA first abstract about quokkas.\n\nA second one about "
              "wombats.\n");
-  auto r = run_abstracts({"--index", index.path().string(), "index", "--quiet"},
-                         env({{"ABSTRACTS_CORPUS", corpus_dir.path().string()}}), kRoot);
+  Env e = sandbox_env();
+  e["XDG_DATA_HOME"] = data.path().string();
+  e["ABSTRACTS_CORPUS"] = corpus_dir.path().string();
+  auto r = run_abstracts({"index", "--quiet"}, e, kRoot);
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(stats_abstracts(index.path()), 2u);
+  EXPECT_EQ(stats_abstracts(data / "abstracts" / "index"), 2u);
 }
 
-TEST_F(CliTest, IndexWithoutPathsUsesTheBundledCorpus) {
+// Issue 41: the demo corpus never enters an index the user names unless they
+// ask for it (by its path).
+TEST_F(CliTest, IndexWithoutPathsIntoANamedIndexIsAnErrorNamingTheCorpus) {
   TempDir index;
-  auto r = run_abstracts({"--index", index.path().string(), "index"}, sandbox_env(), kRoot);
+  auto r = run_abstracts({"--index", (index / "new").string(), "index"}, sandbox_env(), kRoot);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "no files or folders were given")) << r.err;
+  EXPECT_TRUE(contains(r.err, "index PATH...")) << r.err;
+  EXPECT_TRUE(contains(r.err, kCorpus.string())) << r.err;
+  EXPECT_FALSE(fs::exists(index / "new"));
+  r = run_abstracts({"--index", (index / "new").string(), "index", kCorpus.string()}, sandbox_env(), kRoot);
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.err, "") << "a summary on stderr";
-  EXPECT_EQ(r.out, "");
-  EXPECT_EQ(stats_abstracts(index.path()), corpus().size());
+  EXPECT_EQ(stats_abstracts(index / "new"), corpus().size());
 }
 
 // ---------------------------------------------------------------------------

@@ -129,7 +129,7 @@ TEST(DocsExamples, EveryConsoleExampleExitsAsDocumented) {
   env["ABSTRACTS_INDEX"] = index.string();
   env["PATH"] = fs::path(ABSTRACTS_BIN).parent_path().string() + ":" +
                 (std::getenv("PATH") != nullptr ? std::getenv("PATH") : "/usr/bin:/bin");
-  auto setup = run_abstracts({"index", "--quiet"}, env, kRoot);
+  auto setup = run_abstracts({"index", "--quiet", "corpus"}, env, kRoot);
   ASSERT_EQ(setup.status, 0) << "indexing the bundled corpus: " << setup.err;
 
   for (const auto& example : examples) {
