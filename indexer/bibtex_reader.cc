@@ -452,7 +452,7 @@ std::optional<Record> BibtexReader::next() {
     }
     Abstract& f = r.fields;
     f.title = std::string(get("title"));
-    f.authors = split_bibtex_names(get("author"));
+    split_bibtex_names(get("author"), f);
     if (!parse_date(plain(get("date")), f.year, f.month, f.day) &&
         parse_date(plain(get("year")), f.year, f.month, f.day)) {
       parse_month(plain(get("month")), f.month, f.day);

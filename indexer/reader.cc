@@ -117,14 +117,17 @@ void arxiv(const nlohmann::json& j, Record& r) {
   if (auto parsed = j.find("authors_parsed"); parsed != j.end() && parsed->is_array()) {
     for (const auto& name : *parsed) {
       if (!name.is_array() || name.empty() || !name[0].is_string()) continue;
-      Author a{name[0].get<std::string>(), name.size() > 1 && name[1].is_string() ? name[1].get<std::string>() : ""};
-      if (name.size() > 2 && name[2].is_string() && !name[2].get<std::string>().empty()) {
-        a.given += (a.given.empty() ? "" : ", ") + name[2].get<std::string>();
-      }
-      r.fields.authors.push_back(std::move(a));
+      add_author(r.fields, [&] {
+        Author a{name[0].get<std::string>(),
+                 name.size() > 1 && name[1].is_string() ? name[1].get<std::string>() : ""};
+        if (name.size() > 2 && name[2].is_string() && !name[2].get<std::string>().empty()) {
+          a.given += (a.given.empty() ? "" : ", ") + name[2].get<std::string>();
+        }
+        return a;
+      });
     }
   } else {
-    r.fields.authors = parse_name_list(text_of(j, "authors"));
+    parse_name_list(text_of(j, "authors"), r.fields);
   }
   r.fields.categories = split_list(text_of(j, "categories"), " ");
   // The first version's date is the paper's; update_date is the record's.
@@ -147,7 +150,7 @@ void semantic_scholar(const nlohmann::json& j, Record& r) {
   if (auto year = j.find("year"); year != j.end() && year->is_number_integer()) r.fields.year = year->get<int>();
   if (auto authors = j.find("authors"); authors != j.end() && authors->is_array()) {
     for (const auto& a : *authors) {
-      if (a.is_object()) r.fields.authors.push_back(parse_name(text_of(a, "name")));
+      if (a.is_object()) add_author(r.fields, [&] { return parse_name(text_of(a, "name")); });
     }
   }
   if (auto entities = j.find("entities"); entities != j.end() && entities->is_array()) {
@@ -204,7 +207,7 @@ void openalex(const nlohmann::json& j, Record& r) {
       const auto author = a.find("author");
       if (author != a.end() && author->is_object()) {
         const std::string name = text_of(*author, "display_name");
-        if (!name.empty()) r.fields.authors.push_back(parse_name(name));
+        if (!name.empty()) add_author(r.fields, [&] { return parse_name(name); });
       }
     }
   }
@@ -245,9 +248,9 @@ void csl(const nlohmann::json& j, Record& r) {
       if (!a.is_object()) continue;
       const std::string family = text_of(a, "family"), literal = text_of(a, "literal");
       if (!family.empty()) {
-        r.fields.authors.push_back({family, text_of(a, "given")});
+        add_author(r.fields, [&] { return Author{family, text_of(a, "given")}; });
       } else if (!literal.empty()) {
-        r.fields.authors.push_back(parse_name(literal));
+        add_author(r.fields, [&] { return parse_name(literal); });
       }
     }
   }
@@ -628,8 +631,10 @@ class RisReader : public Reader {
       // of Science); C3, Zotero's proceedings title, for a conference paper.
       if (f.venue.empty()) field = &f.venue;
     } else if (tag == "AU" || tag == "A1") {
-      f.authors.push_back(Author{value, {}});  // split into names at the record's end
-      last_ = &f.authors.back().family;
+      // Split into names at the record's end; past kMaxAuthors only counted.
+      const std::size_t kept = f.authors.size();
+      add_author(f, [&] { return Author{value, {}}; });
+      if (f.authors.size() > kept) last_ = &f.authors.back().family;
       return;
     } else if (tag == "KW") {
       f.categories.push_back(value);

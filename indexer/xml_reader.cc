@@ -211,10 +211,12 @@ class PubmedFormat : public XmlFormat {
       const std::string collective = trimmed(a.collective), last = trimmed(a.last);
       if (!a.valid) return;
       if (!collective.empty()) {
-        c_.record.fields.authors.push_back({collective, {}});
+        add_author(c_.record.fields, [&] { return Author{collective, {}}; });
       } else if (!last.empty()) {
-        const std::string fore = trimmed(a.fore);
-        c_.record.fields.authors.push_back({last, fore.empty() ? trimmed(a.initials) : fore});
+        add_author(c_.record.fields, [&] {
+          const std::string fore = trimmed(a.fore);
+          return Author{last, fore.empty() ? trimmed(a.initials) : fore};
+        });
       }
     } else if (rel == "/MeshHeadingList/MeshHeading/DescriptorName" ||
                rel == "/KeywordList/Keyword") {
@@ -326,7 +328,7 @@ class AtomFormat : public XmlFormat {
       finish();
     } else if (path == "/feed/entry/author/name") {
       if (const std::string name = trimmed(e_.name); !name.empty()) {
-        e_.record.fields.authors.push_back(parse_name(name));
+        add_author(e_.record.fields, [&] { return parse_name(name); });
       }
     }
   }

