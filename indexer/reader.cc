@@ -299,14 +299,18 @@ std::optional<Record> json_record(const nlohmann::json& j, const LineSource& src
     if (r.raw_text.empty() && r.fields.title.empty()) return std::nullopt;
     return r;
   }
+  const bool csl_keys = j.contains("type") || j.contains("author") || j.contains("issued") ||
+                        j.contains("container-title");
   if (j.contains("paperAbstract")) {
     semantic_scholar(j, r);
   } else if (j.contains("abstract_inverted_index")) {
     openalex(j, r);
   } else if (j.contains("abstract") && j.contains("id") &&
-             (j.contains("authors_parsed") || j.contains("versions") || (authors != j.end() && authors->is_string()))) {
+             (j.contains("authors_parsed") || j.contains("versions") ||
+              (authors != j.end() && authors->is_string()) || !csl_keys)) {
+    // "id" and "abstract" suffice: a CSL-JSON item has them too, and its own keys.
     arxiv(j, r);
-  } else if (j.contains("type") || j.contains("author") || j.contains("issued") || j.contains("container-title")) {
+  } else if (csl_keys) {
     csl(j, r);
   } else {
     throw fail("an object of no known kind (BEIR has \"_id\", arXiv's snapshot \"id\" and \"abstract\", "

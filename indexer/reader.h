@@ -44,8 +44,9 @@ enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis, kBibtex, kPubm
 // tell the kind (docs/formats.md):
 // - BEIR: "_id" (string or number), "text" and optional "title"; a record with
 //   neither text nor title is skipped (counted in skipped());
-// - arXiv's metadata snapshot: "id", "abstract", "title", "authors_parsed" (or
-//   "authors"), "categories", "doi", "versions" (the first one's date);
+// - arXiv's metadata snapshot: "id" and "abstract" (which suffice), "title",
+//   "authors_parsed" (or "authors"), "categories", "doi", "versions" (the first
+//   one's date);
 // - Semantic Scholar's corpus: "paperAbstract", "title", "authors", "year",
 //   "journalName" or "venue", "doi", "pmid", "entities" (as categories).
 // A record of the last two without an abstract is skipped (counted).

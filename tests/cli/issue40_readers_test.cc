@@ -70,6 +70,24 @@ class Issue40 : public ::testing::Test {
   TempDir dir_;
 };
 
+// The docs and the error say "id" and "abstract" make an arXiv record; such a
+// record was refused as "an object of no known kind".
+TEST_F(Issue40, IdAndAbstractSufficeForAJsonLinesRecord) {
+  write("arxiv.jsonl", R"({"id": "2101.00001", "abstract": "Okapis are shy forest giraffids."})"
+                       "\n");
+  write("arxiv.json", R"([{"id": "2101.00002", "abstract": "Tapirs are shy too."}])"
+                      "\n");
+  const auto r = abstracts({"index", "arxiv.jsonl", "arxiv.json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto found = hits("arxiv:2101.00001");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].at("id"), "2101.00001");
+  EXPECT_EQ(found[0].at("venue"), "arXiv");
+  found = hits("arxiv:2101.00002");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].at("id"), "2101.00002");
+}
+
 // One BibTeX entry with millions of authors made every later search slow and
 // large: a record keeps its first 10,000 authors.
 TEST_F(Issue40, ARecordKeepsItsFirstTenThousandAuthors) {

@@ -547,5 +547,23 @@ TEST(Issue40, JsonRecordsKeepTheFirstTenThousandAuthorsAndCountThemAll) {
   EXPECT_EQ(records[5].fields.author_count, 1u);
 }
 
+// docs/formats.md and the error of an object of no known kind say "id" and
+// "abstract" make an arXiv record; such a record was refused. A CSL-JSON item
+// with an "id" stays CSL-JSON.
+TEST(Issue40, IdAndAbstractMakeAnArxivRecord) {
+  TempDir dir;
+  write_file(dir / "records.jsonl",
+             "{\"id\": \"2101.00001\", \"abstract\": \"Okapis.\"}\n"
+             "{\"id\": \"smith2020\", \"type\": \"article-journal\", \"abstract\": \"Tapirs.\", "
+             "\"container-title\": \"Zoology\"}\n");
+  const auto records = read_all(dir / "records.jsonl");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].fields.arxiv_id, "2101.00001");
+  EXPECT_EQ(records[0].fields.venue, "arXiv");
+  EXPECT_EQ(records[1].fields.arxiv_id, "");
+  EXPECT_EQ(records[1].fields.venue, "Zoology");
+  EXPECT_EQ(records[1].fields.citation_key, "smith2020");
+}
+
 }  // namespace
 }  // namespace abstracts::indexer
