@@ -32,6 +32,13 @@ constexpr std::size_t kMaxRecordBytes = 16 << 20;
 // What an element inside a record counts towards kMaxRecordBytes besides its
 // text and attributes: an empty <Author/> still becomes an Author.
 constexpr std::size_t kElementCost = 64;
+// Expat is given the file in chunks of about this size, and parses a token (a
+// tag, a comment, a declaration) that a chunk leaves unfinished again from its
+// start with the next: a token may span at most kMaxTokenBytes, which bounds
+// that work (a 60 MB tag fed a line at a time ran for over ten minutes) and the
+// memory expat holds it in.
+constexpr std::size_t kChunkBytes = 64 << 10;
+constexpr std::size_t kMaxTokenBytes = 1 << 20;
 
 constexpr const char* kXmlHint =
     "abstracts reads PubMed XML and Atom feeds (arXiv's API) as well-formed XML: is the file "
@@ -403,7 +410,12 @@ class XmlReader final : public Reader {
     XML_SetUserData(parser_, this);
     XML_SetElementHandler(parser_, on_start, on_end);
     XML_SetCharacterDataHandler(parser_, on_text);
+    // What has no handler of its own (comments, declarations, white space
+    // outside the root) only shows that expat moves on (kMaxTokenBytes);
+    // entities are still expanded.
+    XML_SetDefaultHandlerExpand(parser_, on_other);
     XML_SetEntityDeclHandler(parser_, on_entity_declaration);
+    XML_SetAttlistDeclHandler(parser_, on_attribute_declaration);
     // No external DTD or parameter entity is ever read (expat's default, said
     // here); with entity declarations refused, no entity can expand, and expat's
     // own guard against amplification (billion laughs) stays on as well.
@@ -416,16 +428,21 @@ class XmlReader final : public Reader {
   // Parses up to the root element's start tag, which sets the format. Throws
   // InputError for a root of neither format and for XML that is not well-formed.
   void read_root() {
-    while (format_handler_ == nullptr && feed()) {
+    while (format_handler_ == nullptr && feed_or_keep_error()) {
     }
-    if (format_handler_ == nullptr)
-      fail(current_line(), "no root element");  // expat said so already
+    if (format_handler_ != nullptr) return;
+    if (error_) std::rethrow_exception(error_);
+    fail(current_line(), "no root element");  // expat said so already
   }
 
+  // The records a chunk completed before an error in it come out first, then the error.
   std::optional<Record> next() override {
-    while (records_.empty() && feed()) {
+    while (records_.empty() && feed_or_keep_error()) {
     }
-    if (records_.empty()) return std::nullopt;
+    if (records_.empty()) {
+      if (error_) std::rethrow_exception(error_);
+      return std::nullopt;
+    }
     Record r = std::move(records_.front());
     records_.pop_front();
     return r;
@@ -434,22 +451,50 @@ class XmlReader final : public Reader {
   std::uint64_t bytes_read() const override { return src_->offset(); }
 
  private:
-  // Parses the next line of the file; false at its end, once expat has checked
-  // that the document is complete.
+  // As feed(), but an error is kept in error_ (and false returned), to be thrown
+  // once the records before it are handed out.
+  bool feed_or_keep_error() {
+    if (error_) return false;
+    try {
+      return feed();
+    } catch (const InputError&) {
+      error_ = std::current_exception();
+      return false;
+    }
+  }
+
+  // Parses the next chunk of the file (about kChunkBytes of its lines); false at
+  // its end, once expat has checked that the document is complete.
   bool feed() {
     if (done_) return false;
-    if (!src_->next(line_)) {
+    chunk_.clear();
+    std::exception_ptr unread;  // a line after those of the chunk that LineSource refused
+    try {
+      while (chunk_.size() < kChunkBytes && src_->next(line_)) {
+        // Reader::open skipped the blank lines before the first: expat's line 1 is this one.
+        if (line_offset_ < 0) line_offset_ = static_cast<std::int64_t>(src_->number()) - 1;
+        // A lone CR is a line break to expat, not to LineSource: as a space, the
+        // line numbers stay the file's (XML makes it white space either way).
+        std::replace(line_.begin(), line_.end(), '\r', ' ');
+        chunk_ += line_;
+        if (!src_->line_continues()) chunk_ += '\n';
+      }
+    } catch (const InputError&) {
+      unread = std::current_exception();
+    }
+    if (chunk_.empty() && !unread) {
       done_ = true;
       parse(nullptr, 0, true);
       return false;
     }
-    // Reader::open skipped the blank lines before the first: expat's line 1 is this one.
-    if (line_offset_ < 0) line_offset_ = static_cast<std::int64_t>(src_->number()) - 1;
-    // A lone CR is a line break to expat, not to LineSource: as a space, the
-    // line numbers stay the file's (XML makes it white space either way).
-    std::replace(line_.begin(), line_.end(), '\r', ' ');
-    if (!src_->line_continues()) line_ += '\n';
-    parse(line_.data(), line_.size(), false);
+    const std::uint64_t events = events_;
+    parse(chunk_.data(), chunk_.size(), false);  // an error in the lines before comes first
+    if (unread) std::rethrow_exception(unread);
+    quiet_bytes_ = events_ == events ? quiet_bytes_ + chunk_.size() : 0;
+    if (quiet_bytes_ > kMaxTokenBytes) {
+      fail(current_line(), "a tag, comment or declaration over 1 MiB",
+           "PubMed XML and Atom feeds have none: is this file what it seems, and whole?");
+    }
     return true;
   }
 
@@ -558,13 +603,25 @@ class XmlReader final : public Reader {
   }
 
   static void XMLCALL on_start(void* self, const XML_Char* name, const XML_Char** attrs) {
-    guard(self, [&](XmlReader& r) { r.start(name, attrs); });
+    guard(self, [&](XmlReader& r) {
+      ++r.events_;
+      r.start(name, attrs);
+    });
   }
   static void XMLCALL on_end(void* self, const XML_Char*) {
-    guard(self, [&](XmlReader& r) { r.end(); });
+    guard(self, [&](XmlReader& r) {
+      ++r.events_;
+      r.end();
+    });
   }
   static void XMLCALL on_text(void* self, const XML_Char* s, int size) {
-    guard(self, [&](XmlReader& r) { r.text(s, size); });
+    guard(self, [&](XmlReader& r) {
+      ++r.events_;
+      r.text(s, size);
+    });
+  }
+  static void XMLCALL on_other(void* self, const XML_Char*, int) {
+    ++static_cast<XmlReader*>(self)->events_;
   }
   // An entity declared in the document (<!ENTITY lol "...">) could expand to
   // anything (billion laughs); PubMed and arXiv declare none.
@@ -579,14 +636,34 @@ class XmlReader final : public Reader {
     });
   }
 
+  // An attribute's default declared in the document (<!ATTLIST AbstractText
+  // Label CDATA "INJECTED">) would be applied to elements that do not give the
+  // attribute, though no DTD is read; PubMed and arXiv declare none.
+  // Declarations without a default (#IMPLIED, #REQUIRED) change nothing.
+  static void XMLCALL on_attribute_declaration(void* self, const XML_Char* element,
+                                               const XML_Char* attribute, const XML_Char*,
+                                               const XML_Char* default_value, int) {
+    if (default_value == nullptr) return;
+    guard(self, [&](XmlReader& r) {
+      r.fail(
+          r.current_line(),
+          "declares a default for the attribute '" + std::string(attribute) + "' of <" +
+              std::string(element) + "> (<!ATTLIST>), which abstracts does not apply",
+          "PubMed XML and Atom feeds declare no attribute defaults; is this file what it seems?");
+    });
+  }
+
   std::unique_ptr<LineSource> src_;
   std::string formats_hint_;
   XML_Parser parser_;
   std::unique_ptr<XmlFormat> format_handler_;  // set by the root element
   std::deque<Record> records_;                 // completed, not handed out yet
   std::exception_ptr failure_;                 // thrown in a callback
-  std::string line_;
+  std::exception_ptr error_;                   // next() throws once the records before it are out
+  std::string line_, chunk_;
   std::int64_t line_offset_ = -1;  // file line = expat line + this; -1 before the first line
+  std::uint64_t events_ = 0;       // expat's callbacks so far
+  std::size_t quiet_bytes_ = 0;    // fed to expat since a chunk that made a callback
   bool done_ = false;
   std::size_t depth_ = 0;
   std::string path_;                       // "/PubmedArticleSet/PubmedArticle/..."

@@ -5,6 +5,7 @@
 // macros cannot multiply memory.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -70,6 +71,41 @@ class Issue40 : public ::testing::Test {
   TempDir dir_;
 };
 
+// An internal DTD subset's attribute default was applied to PubMed text: the
+// label "INJECTED" became part of the abstract. Such a document is refused, as
+// one that declares an entity is; declaring an attribute without a default is
+// harmless and read.
+TEST_F(Issue40, InternalSubsetAttributeDefaultsAreRefused) {
+  write_good_files();
+  const std::string article =
+      "<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>7</PMID><Article><Abstract>"
+      "<AbstractText>Okapis are shy.</AbstractText></Abstract></Article></MedlineCitation>"
+      "</PubmedArticle></PubmedArticleSet>\n";
+  write("injected.xml",
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE PubmedArticleSet [\n"
+        "<!ATTLIST AbstractText Label CDATA \"INJECTED\">\n]>\n" +
+            article);
+  write("declared.xml",
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE PubmedArticleSet [\n"
+        "<!ATTLIST AbstractText Label CDATA #IMPLIED>\n]>\n" +
+            article);
+  auto r = abstracts({"index", "injected.xml", "good.txt", "good.jsonl"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(contains(r.err,
+                       "error: injected.xml:3: declares a default for the attribute 'Label' of "
+                       "<AbstractText> (<!ATTLIST>), which abstracts does not apply"))
+      << r.err;
+  expect_good_files_indexed("index");
+  EXPECT_TRUE(hits("injected").empty());
+  EXPECT_TRUE(hits("okapis").empty());
+
+  r = abstracts({"index", "declared.xml"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  const auto found = hits("okapis");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].at("snippet"), "Okapis are shy.");
+}
+
 // The docs and the error say "id" and "abstract" make an arXiv record; such a
 // record was refused as "an object of no known kind".
 TEST_F(Issue40, IdAndAbstractSufficeForAJsonLinesRecord) {
@@ -105,6 +141,28 @@ TEST_F(Issue40, ARecordKeepsItsFirstTenThousandAuthors) {
   EXPECT_EQ(authors.back().at("family"), "Family9999");
   EXPECT_EQ(sources("author:family9999").size(), 1u);
   EXPECT_TRUE(sources("author:family10000").empty());
+}
+
+// A start tag of megabytes fed to expat a line at a time was parsed again from
+// its start for each line: 60 MB ran for over ten minutes, this one's 24 MB for
+// over a minute under the sanitizers. A tag, comment or declaration over 1 MiB
+// is an error on the file, found at once.
+TEST_F(Issue40, AnXmlTagOverOneMebibyteIsAnErrorFoundAtOnce) {
+  write_good_files();
+  std::string xml = "<PubmedArticleSet>\n<PubmedArticle Note=\"";
+  const std::string line(1000, 'x');
+  for (int i = 0; i < 24000; ++i) xml += line + "\n";
+  xml += "\"></PubmedArticle></PubmedArticleSet>\n";
+  write("tag.xml", xml);
+  const auto r = run_with_limit(
+      std::chrono::seconds(60), ABSTRACTS_BIN,
+      {"--index", (dir_ / "index").string(), "index", "tag.xml", "good.txt", "good.jsonl"},
+      sandbox_env(dir_.path()), dir_.path());
+  ASSERT_FALSE(r.timed_out) << "over a minute";
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "error: tag.xml:")) << r.err;
+  EXPECT_TRUE(contains(r.err, "a tag, comment or declaration over 1 MiB")) << r.err;
+  expect_good_files_indexed("index");
 }
 
 }  // namespace

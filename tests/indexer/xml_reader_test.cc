@@ -593,5 +593,31 @@ TEST(Issue40, XmlRecordsKeepTheFirstTenThousandAuthorsAndCountThemAll) {
   }
 }
 
+// Issue 40: an attribute default in the internal subset would be applied to the
+// text ("INJECTED: ..."), though no DTD is read: refused on its line. A
+// declaration without a default changes nothing and is read.
+TEST(Issue40, AnAttributeDefaultInTheInternalSubsetIsRefused) {
+  const std::string article =
+      "<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>7</PMID><Article><Abstract>"
+      "<AbstractText>Okapis are shy.</AbstractText></Abstract></Article></MedlineCitation>"
+      "</PubmedArticle></PubmedArticleSet>\n";
+  const auto e = error_reading(
+      "<?xml version=\"1.0\"?>\n<!DOCTYPE PubmedArticleSet [\n"
+      "<!ATTLIST AbstractText Label CDATA \"INJECTED\">\n]>\n" +
+      article);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->line(), 3u) << e->what();
+  EXPECT_TRUE(abstracts::testing::contains(e->what(),
+                                           "default for the attribute 'Label' of <AbstractText>"))
+      << e->what();
+  TempDir dir;
+  auto reader = open(
+      dir, "implied.xml",
+      "<!DOCTYPE PubmedArticleSet [\n<!ATTLIST AbstractText Label CDATA #IMPLIED>\n]>\n" + article);
+  const auto records = all(*reader);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].raw_text, "Okapis are shy.");
+}
+
 }  // namespace
 }  // namespace abstracts::indexer
