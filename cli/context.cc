@@ -204,7 +204,8 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
     throw Error(e.what(), "give --index a directory; a cluster file is only searched, and each of its "
                           "shards is built with `abstracts index --index SHARD --shard K/N`");
   }
-  std::size_t files = 0, changed = 0, abstracts = 0, removed = 0, skipped = 0, failed = 0, gone = 0, others = 0;
+  std::size_t files = 0, changed = 0, abstracts = 0, removed = 0, skipped = 0, rejected = 0,
+              failed = 0, gone = 0, others = 0;
   ProgressBar bar(!quiet && isatty(STDERR_FILENO) != 0);
   IndexOptions options;
   options.on_file = [&](const FileReport& r) {
@@ -216,6 +217,7 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
     ++files;
     abstracts += r.abstracts;
     skipped += r.skipped;
+    rejected += r.rejected;
     others += r.other_shards;
     if (r.status == FileReport::Status::kIndexed) ++changed;
   };
@@ -254,7 +256,10 @@ std::size_t run_indexing(const Context& ctx, const std::vector<std::string>& pat
               << " unchanged, ";
     if (gone > 0) std::cerr << count_of(gone, "file") << " gone, ";
     std::cerr << count_of(removed, "abstract") << " removed";
-    if (skipped > 0) std::cerr << ", skipped " << count_of(skipped, "record") << " without an abstract";
+    if (skipped > 0 || rejected > 0) std::cerr << ", skipped ";
+    if (skipped > 0) std::cerr << count_of(skipped, "record") << " without an abstract";
+    if (skipped > 0 && rejected > 0) std::cerr << " and ";
+    if (rejected > 0) std::cerr << count_of(rejected, "record") << " that could not be read";
     if (shard.count != 0) {
       std::cerr << ", left " << count_of(others, "abstract") << " to the other shards of " << shard.count;
     }

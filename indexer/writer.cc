@@ -108,7 +108,7 @@ struct Writer::Impl {
 
   // One file into the current database: read and validated whole, then written
   // in one transaction, which the next commit makes visible.
-  FileReport index_file(const fs::path& file) {
+  FileReport index_file(const fs::path& file, const IndexOptions& options) {
     FileReport report;
     indexer::require_regular_file(file);
     const std::string abs = indexer::absolute_path(file);
@@ -126,7 +126,7 @@ struct Writer::Impl {
       if (abstracts.size() == kTransactionAbstracts) {
         abstracts = {};
         reader.reset();
-        return index_large_file(file, abs, now);
+        return index_large_file(file, abs, now, options);
       }
       if (!indexer::in_shard(*record, shard)) {
         ++report.other_shards;
@@ -137,6 +137,8 @@ struct Writer::Impl {
                              title_in_text);
     }
     report.skipped = reader->skipped();
+    report.rejected = reader->rejected();
+    indexer::warn_skipped(*reader, file, options.on_warning);
 
     db.begin_transaction(false);
     try {
@@ -158,7 +160,8 @@ struct Writer::Impl {
   // generation, in batches, and published as the next generation when it is
   // whole. Readers and a crash see the index with the file or without it; a bad
   // line leaves the index as it was.
-  FileReport index_large_file(const fs::path& file, const std::string& abs, schema::FileState now) {
+  FileReport index_large_file(const fs::path& file, const std::string& abs, schema::FileState now,
+                              const IndexOptions& options) {
     commit();  // the files before this one go into the copy
     const fs::path next = layout::next_generation(dir);
     struct Cleanup {
@@ -188,6 +191,8 @@ struct Writer::Impl {
     }
     std::sort(kept.begin(), kept.end());
     report.skipped = reader->skipped();
+    report.rejected = reader->rejected();
+    indexer::warn_skipped(*reader, file, options.on_warning);
     report.abstracts = kept.size();
     now.abstracts = kept.size();
     report.removed = finish_file(copy, abs, kept, now);
@@ -299,7 +304,7 @@ struct Writer::Impl {
       progress.bytes_total = indexer::bytes_of(files);
       for (const auto& f : files) {
         try {
-          FileReport report = xapian_try(dir, [&] { return index_file(f); });
+          FileReport report = xapian_try(dir, [&] { return index_file(f, options); });
           progress.bytes_done += indexer::bytes_of({f});
           progress.abstracts += report.abstracts;
           if (options.on_file) options.on_file(report);
@@ -324,7 +329,7 @@ struct Writer::Impl {
       relocate.erase(relocate.begin());
       if (db.get_metadata(schema::file_key(path)).empty()) continue;  // forgotten since
       try {
-        FileReport report = index_file(path);
+        FileReport report = index_file(path, options);
         if (options.on_file) options.on_file(report);
       } catch (const InputError& e) {
         fail(e);

@@ -25,10 +25,10 @@ constexpr char kNamespaceSeparator = ' ';
 constexpr std::string_view kAtomNamespace = "http://www.w3.org/2005/Atom";
 constexpr std::string_view kArxivNamespace = "http://arxiv.org/schemas/atom";
 
-// Bounds that keep memory to about one record, whatever the file holds.
+// Bounds that keep memory to about one record (kMaxRecordBytes), whatever the
+// file holds.
 constexpr std::size_t kMaxDepth = 256;
 constexpr std::size_t kMaxPathBytes = 4096;
-constexpr std::size_t kMaxRecordBytes = 16 << 20;
 // What an element inside a record counts towards kMaxRecordBytes besides its
 // text and attributes: an empty <Author/> still becomes an Author.
 constexpr std::size_t kElementCost = 64;
@@ -100,6 +100,10 @@ class XmlFormat {
 
   // True between a record's start tag and its end tag.
   bool in_record() const { return in_record_; }
+
+  // Drops the record being read (over its cap): nothing of it is kept, and
+  // in_record() is false until the next record starts.
+  virtual void abandon() = 0;
 
  protected:
   // `field` when it has no text yet, else a scratch string: a field the source
@@ -195,6 +199,11 @@ class PubmedFormat : public XmlFormat {
       }
     }
     return nullptr;
+  }
+
+  void abandon() override {
+    c_ = Citation{};
+    in_record_ = false;
   }
 
   void end(std::string_view path) override {
@@ -326,6 +335,11 @@ class AtomFormat : public XmlFormat {
       if (!term.empty()) e_.categories.push_back(std::move(term));
     }
     return nullptr;
+  }
+
+  void abandon() override {
+    e_ = Entry{};
+    in_record_ = false;
   }
 
   void end(std::string_view path) override {
@@ -521,10 +535,18 @@ class XmlReader final : public Reader {
     throw InputError(src_->where(line) + ": " + what, src_->name(), line, hint);
   }
 
-  // Adds `bytes` to the current record's size; throws past kMaxRecordBytes.
+  // Adds `bytes` to the current record's size. Past kMaxRecordBytes the record
+  // is left out: what it held is dropped, and the rest of it only parsed.
   void count(std::size_t bytes) {
     record_bytes_ += bytes;
-    if (record_bytes_ > kMaxRecordBytes) fail(current_line(), "a record over 16 MiB");
+    if (record_bytes_ <= kMaxRecordBytes) return;
+    // Outside a record, only one element's attributes count: kMaxTokenBytes
+    // stops them first.
+    if (!format_handler_->in_record()) fail(current_line(), "an element over 16 MiB");
+    reject(record_line_, "an XML record over 16 MiB");
+    format_handler_->abandon();
+    capture_ = nullptr;
+    skipping_ = true;
   }
 
   void start(const XML_Char* name, const XML_Char** attrs) {
@@ -543,6 +565,7 @@ class XmlReader final : public Reader {
     }
     path_ += local;
     if (path_.size() > kMaxPathBytes) fail(current_line(), "element names nested over 4 KiB deep");
+    if (skipping_) return;  // inside a record over its cap
     std::size_t cost = kElementCost;
     for (const XML_Char** a = attrs; *a != nullptr; ++a) cost += std::strlen(*a);
     if (capture_ != nullptr) {  // markup inside a text: its text is kept
@@ -550,15 +573,24 @@ class XmlReader final : public Reader {
       return;
     }
     if (depth_ == 1) choose_format(ns, local);
-    if (!format_handler_->in_record()) record_bytes_ = 0;  // each record counts from its start tag
+    const bool in_record = format_handler_->in_record();
+    if (!in_record) record_bytes_ = 0;  // each record counts from its start tag
     capture_ = format_handler_->start(path_, attrs, current_line());
     if (capture_ != nullptr) capture_depth_ = depth_;
+    if (!in_record && format_handler_->in_record()) {
+      record_depth_ = depth_;
+      record_line_ = current_line();
+    }
     count(cost);
   }
 
   void end() {
-    if (capture_ != nullptr && depth_ == capture_depth_) capture_ = nullptr;
-    if (capture_ == nullptr) format_handler_->end(path_);
+    if (skipping_) {
+      skipping_ = depth_ != record_depth_;  // until the record's end tag
+    } else {
+      if (capture_ != nullptr && depth_ == capture_depth_) capture_ = nullptr;
+      if (capture_ == nullptr) format_handler_->end(path_);
+    }
     path_.resize(path_lengths_.back());
     path_lengths_.pop_back();
     --depth_;
@@ -567,6 +599,7 @@ class XmlReader final : public Reader {
   void text(const XML_Char* s, int size) {
     if (capture_ == nullptr) return;
     count(static_cast<std::size_t>(size));
+    if (capture_ == nullptr) return;  // the record went over its cap
     capture_->append(s, static_cast<std::size_t>(size));
   }
 
@@ -671,6 +704,9 @@ class XmlReader final : public Reader {
   std::string* capture_ = nullptr;         // where character data goes, or nullptr
   std::size_t capture_depth_ = 0;          // the depth of the element whose text it is
   std::size_t record_bytes_ = 0;           // of the current record: text, attributes, elements
+  std::uint32_t record_line_ = 0;          // the current record's start tag's
+  std::size_t record_depth_ = 0;           // and its depth
+  bool skipping_ = false;                  // inside a record over its cap, left out
 };
 
 }  // namespace

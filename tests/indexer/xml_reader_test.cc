@@ -593,6 +593,32 @@ TEST(Issue40, XmlRecordsKeepTheFirstTenThousandAuthorsAndCountThemAll) {
   }
 }
 
+// Issue 40: an Atom entry over 16 MiB is left out, its text dropped as it is
+// read, and the entries around it read.
+TEST(Issue40, AnAtomEntryOverItsCapIsLeftOut) {
+  std::string atom =
+      "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<entry><summary>Before.</summary></entry>\n"
+      "<entry><title>Big</title><summary>\n";
+  const std::string line = "words of a summary too long to keep\n";
+  while (atom.size() < (17u << 20)) atom += line;
+  atom +=
+      "</summary><author><name>A. Late</name></author></entry>\n"
+      "<entry><summary>After.</summary></entry>\n</feed>\n";
+  TempDir dir;
+  auto reader = open(dir, "big.atom", atom);
+  const auto records = all(*reader);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].raw_text, "Before.");
+  EXPECT_EQ(records[1].raw_text, "After.");
+  EXPECT_TRUE(records[1].fields.authors.empty()) << "nothing of the entry left out";
+  EXPECT_EQ(records[1].fields.title, "");
+  EXPECT_EQ(reader->rejected(), 1u);
+  const auto problems = reader->take_problems();
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].line, 3u);
+  EXPECT_EQ(problems[0].what, "an XML record over 16 MiB");
+}
+
 // Issue 40: an attribute default in the internal subset would be applied to the
 // text ("INJECTED: ..."), though no DTD is read: refused on its line. A
 // declaration without a default changes nothing and is read.
