@@ -88,6 +88,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check(a.month >= 0 && a.month <= 12 && a.day >= 0 && a.day <= 31 && (a.day == 0 || a.month != 0),
             "a date is a date");
     }
+    const auto problems = reader->take_problems();
+    check(problems.size() <= reader->rejected(), "each record left out is counted");
+    for (const auto& p : problems)
+      check(p.line >= 1 && is_utf8(p.what), "a record left out is said with its line");
   } catch (const abstracts::Error&) {
     // InputError: bad input, rejected as the readers promise.
   }
