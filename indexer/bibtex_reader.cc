@@ -342,7 +342,7 @@ bool BibtexReader::next_entry(Entry& entry) {
   std::size_t string_begin = 0;  // of the braced or quoted string being read
   std::size_t name_begin = 0;    // of the name being read
   bool expect_value = false;     // after '=' or '#': a name here is a macro
-  bool name_is_value = false;    // the name being read is (a macro)
+  bool name_is_value = false;    // the name being read stands where a value goes
   // The name being read has ended: a token, or, where a value goes, the macro's
   // text, braced. Undefined, a macro is empty, as in BibTeX; a number is no
   // macro. Both bounds are checked before the text is made.
