@@ -59,8 +59,8 @@ class ProgressBar {
 
 // What the run did, file by file, for the summary.
 struct Tally {
-  std::size_t files = 0, changed = 0, records = 0, removed = 0, skipped_records = 0, gone = 0, others = 0,
-              same_paper = 0, failed = 0;
+  std::size_t files = 0, changed = 0, records = 0, removed = 0, skipped_records = 0, rejected = 0, gone = 0,
+              others = 0, same_paper = 0, failed = 0;
   std::map<std::string, std::size_t> skipped_files;  // by kind
   std::size_t skipped_total = 0;
 };
@@ -119,6 +119,7 @@ std::size_t run(const Context& ctx, const IndexRequest& request, bool demo) {
     ++t.files;
     t.records += r.abstracts;
     t.skipped_records += r.skipped;
+    t.rejected += r.rejected;
     t.others += r.other_shards;
     t.same_paper += r.same_paper;
     if (request.verbose) {
@@ -196,7 +197,10 @@ std::size_t run(const Context& ctx, const IndexRequest& request, bool demo) {
               << " unchanged, ";
     if (t.gone > 0) std::cerr << count_of(t.gone, "file") << " gone, ";
     std::cerr << count_of(t.removed, "abstract") << " removed";
-    if (t.skipped_records > 0) std::cerr << ", skipped " << count_of(t.skipped_records, "record") << " without an abstract";
+    if (t.skipped_records > 0 || t.rejected > 0) std::cerr << ", skipped ";
+    if (t.skipped_records > 0) std::cerr << count_of(t.skipped_records, "record") << " without an abstract";
+    if (t.skipped_records > 0 && t.rejected > 0) std::cerr << " and ";
+    if (t.rejected > 0) std::cerr << count_of(t.rejected, "record") << " that could not be read";
     if (request.shard.count != 0) {
       std::cerr << ", left " << count_of(t.others, "abstract") << " to the other shards of " << request.shard.count;
     }

@@ -32,12 +32,22 @@ struct BibtexReader::Entry {
   std::uint32_t line = 0;  // the line of its '@'
   std::string type;        // in lower case: "article", "string", "comment", ...
   std::vector<Token> tokens;  // of the body, as next_entry found them (none for @comment)
+  // Read past, not kept (text and tokens empty): over a bound, which `problem`
+  // names, or after the file's macros passed theirs ("").
+  bool over = false;
+  std::string problem;
 };
 
 namespace {
 
-// An entry is bounded: a '{' left open would otherwise read the rest of the file.
-constexpr std::size_t kMaxEntryBytes = 16 << 20;
+// The most bytes a file's macros may take, defined and expanded, in all: 18
+// doubling @string macros, each used in an entry of 10 MiB, made 100 such uses
+// in a 3 KB file take 1 GB.
+constexpr std::size_t kMaxMacroBytes = 64 << 20;
+constexpr const char* kMacrosOverBound =
+    "the macros of this file expand to over 64 MiB, so its remaining entries are skipped too";
+// An entry type longer than this is no type a style knows; it is kept no longer.
+constexpr std::size_t kMaxTypeBytes = 256;
 
 constexpr const char* kHint =
     "a BibTeX entry is @type{key, field = {value}, field = \"value\", ...}, its braces balanced";
@@ -231,6 +241,7 @@ class EntryParser {
 
 BibtexReader::BibtexReader(std::unique_ptr<LineSource> src) : src_(std::move(src)) {
   format_ = Format::kBibtex;
+  src_->allow_long_lines(true);  // an entry is bounded, not its lines
   // The month macros every BibTeX style defines.
   static constexpr const char* kMonths[][2] = {
       {"jan", "January"},   {"feb", "February"}, {"mar", "March"},    {"apr", "April"},
@@ -242,87 +253,152 @@ BibtexReader::BibtexReader(std::unique_ptr<LineSource> src) : src_(std::move(src
 BibtexReader::~BibtexReader() = default;
 
 bool BibtexReader::starts(const std::vector<Line>& head) {
-  return std::any_of(head.begin(), head.end(), [](const Line& l) {
-    std::string_view s = trim(l.text);
-    if (s.size() < 3 || s[0] != '@') return false;
+  bool line_start = true;  // not a piece that continues a long line
+  for (const Line& l : head) {
+    const std::string_view s = trim(l.text);
+    const bool was_line_start = line_start;
+    line_start = !l.continues;
+    if (!was_line_start || s.size() < 3 || s[0] != '@') continue;
     std::size_t i = 1;
     while (i < s.size() && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z'))) ++i;
-    if (i == 1) return false;
+    if (i == 1) continue;
     while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    return i < s.size() && (s[i] == '{' || s[i] == '(');
-  });
+    if (i < s.size() && (s[i] == '{' || s[i] == '(')) return true;
+  }
+  return false;
+}
+
+bool BibtexReader::read_line() {
+  const bool line_ended = !src_->line_continues();  // of the piece read last
+  if (!src_->next(line_)) return false;
+  pos_ = 0;
+  may_start_ = may_start_ || line_ended;
+  newline_given_ = false;
+  return true;
+}
+
+bool BibtexReader::get(char& c) {
+  while (pos_ >= line_.size()) {
+    // Lines are joined by '\n'; the pieces of a long one are not.
+    if (!newline_given_ && !src_->line_continues()) {
+      newline_given_ = true;
+      c = '\n';
+      return true;
+    }
+    if (!read_line()) return false;
+  }
+  c = line_[pos_++];
+  return true;
 }
 
 bool BibtexReader::next_entry(Entry& entry) {
-  // The entry's first line: one whose first non-blank character is '@', or the
-  // rest of the line the last entry ended on.
-  std::string line;
-  std::uint32_t number = 0;
-  std::size_t at = 0;
+  // The entry's first character: an '@' that begins a line (after spaces), or
+  // that follows the entry before it on its line.
   while (true) {
-    if (!rest_.empty()) {
-      line = std::move(rest_);
-      rest_.clear();
-      number = rest_line_;
-    } else if (src_->next(line)) {
-      number = src_->number();
-    } else {
-      return false;
+    if (may_start_) {
+      const std::size_t at = line_.find_first_not_of(" \t", pos_);
+      if (at != std::string::npos && line_[at] == '@') {
+        pos_ = at + 1;
+        break;
+      }
+      // Blank to the end of a piece of a long line, the next piece may still start one.
+      may_start_ = at == std::string::npos;
     }
-    at = line.find_first_not_of(" \t");
-    if (at != std::string::npos && line[at] == '@') break;
+    if (!read_line()) return false;
   }
   entry = Entry{};
-  entry.line = number;
+  entry.line = src_->number();
+  entry.over = rest_skipped_;
   std::string& text = entry.text;
-  text.assign(line, at);
+  if (!entry.over) text = "@";
   auto malformed = [&](std::uint32_t where, const std::string& what) {
     return InputError(src_->where(where) + ": " + what, src_->name(), where, kHint);
   };
+  // Leaves the entry out, for `problem`: what it holds is dropped, and the rest
+  // of it is only scanned, to its end.
+  auto go_over = [&](std::string problem) {
+    entry.over = true;
+    entry.problem = std::move(problem);
+    text = std::string();
+    entry.tokens = std::vector<Token>();
+  };
+  // Appends a character the scan has read.
+  auto keep = [&](char c) {
+    if (entry.over) return;
+    text += c;
+    if (text.size() > kMaxRecordBytes) go_over("a BibTeX entry over 16 MiB");
+  };
+  auto token = [&](Token::Kind kind, std::size_t begin, std::size_t end) {
+    if (!entry.over) entry.tokens.push_back({kind, begin, end});
+  };
 
   // Where the scan is: the type after '@', the space before the opening '{' or
-  // '(', the body (names, '=', '#', ',' and values), a braced or quoted value,
-  // a '%' comment, or the body of @comment (one braced or parenthesised text).
-  enum class In { kType, kOpen, kBody, kBraced, kQuoted, kPercent, kComment } in = In::kType;
+  // '(', the body (names, '=', '#', ',' and values), a name, a braced or quoted
+  // value, a '%' comment, or the body of @comment (one braced or parenthesised
+  // text). The text is kept as it is read, a macro's text in place of its name.
+  enum class In { kType, kOpen, kBody, kName, kBraced, kQuoted, kPercent, kComment } in = In::kType;
   char opener = '\0';
   int depth = 0;
   std::size_t string_begin = 0;  // of the braced or quoted string being read
+  std::size_t name_begin = 0;    // of the name being read
   bool expect_value = false;     // after '=' or '#': a name here is a macro
-  // Puts the text of the macro named by text[from, to) in its place, braced,
-  // and returns how much longer the text became. Undefined, a macro is empty,
-  // as in BibTeX.
-  auto expand = [&](std::size_t from, std::size_t to) {
-    std::string value;
-    if (auto it = macros_.find(lower(std::string_view(text).substr(from, to - from)));
+  bool name_is_value = false;    // the name being read stands where a value goes
+  // The name being read has ended: a token, or, where a value goes, the macro's
+  // text, braced. Undefined, a macro is empty, as in BibTeX; a number is no
+  // macro. Both bounds are checked before the text is made.
+  auto end_name = [&] {
+    in = In::kBody;
+    if (entry.over) return;
+    const std::size_t end = text.size();
+    const bool number = text.find_first_not_of("0123456789", name_begin) == std::string::npos;
+    if (!name_is_value || number) {
+      token(number ? Token::kNumber : Token::kName, name_begin, end);
+      return;
+    }
+    std::string_view value;
+    if (auto it = macros_.find(lower(std::string_view(text).substr(name_begin, end - name_begin)));
         it != macros_.end()) {
       value = it->second;
     }
-    std::replace(value.begin(), value.end(), '\n', ' ');
-    text.replace(from, to - from, "{" + value + "}");
-    if (text.size() > kMaxEntryBytes)
-      throw malformed(number, "an entry over 16 MiB once its macros are expanded");
-    return static_cast<std::ptrdiff_t>(value.size() + 2) - static_cast<std::ptrdiff_t>(to - from);
-  };
-  for (std::size_t i = 1;; ++i) {
-    if (i >= text.size()) {
-      if (text.size() > kMaxEntryBytes)
-        throw malformed(entry.line, "an entry over 16 MiB (a '{' left open?)");
-      if (!src_->next(line)) {
-        throw malformed(entry.line,
-                        in == In::kType || in == In::kOpen
-                            ? "an '@' without an entry after it"
-                            : "the entry that starts here never ends (a '{' or '\"' left open?)");
-      }
-      number = src_->number();
-      text += '\n';
-      text += line;
+    if (name_begin + value.size() + 2 > kMaxRecordBytes) {
+      go_over("an entry over 16 MiB once its macros are expanded");
+      return;
     }
-    const char c = text[i];
+    if (macro_bytes_ + value.size() > kMaxMacroBytes) {
+      rest_skipped_ = true;
+      go_over(kMacrosOverBound);
+      return;
+    }
+    macro_bytes_ += value.size();
+    text.resize(name_begin);
+    text += '{';
+    text += value;
+    std::replace(text.begin() + static_cast<std::ptrdiff_t>(name_begin), text.end(), '\n', ' ');
+    text += '}';
+    token(Token::kString, name_begin, text.size());
+  };
+
+  for (char c;;) {
+    if (!get(c)) {
+      throw malformed(entry.line,
+                      in == In::kType || in == In::kOpen
+                          ? "an '@' without an entry after it"
+                          : "the entry that starts here never ends (a '{' or '\"' left open?)");
+    }
+    const std::uint32_t number = src_->number();
+    if (in == In::kName) {
+      if (is_name_char(c)) {
+        keep(c);
+        continue;
+      }
+      end_name();  // and `c` is read in the body
+    }
+    const std::size_t i = text.size();  // where `c` goes
     switch (in) {
       case In::kType:
         if (entry.type.empty() && (c == ' ' || c == '\t')) break;
         if (is_name_char(c)) {
-          entry.type += c;
+          if (entry.type.size() < kMaxTypeBytes) entry.type += c;
           break;
         }
         if (entry.type.empty()) throw malformed(number, "an '@' without an entry type after it");
@@ -340,9 +416,8 @@ bool BibtexReader::next_entry(Entry& entry) {
       case In::kComment:  // @comment's body is one braced or parenthesised text
         if (c == opener) ++depth;
         if (c == (opener == '{' ? '}' : ')') && --depth == 0) {
-          rest_ = text.substr(i + 1);
-          rest_line_ = number;
-          text.resize(i + 1);
+          keep(c);
+          may_start_ = true;  // the rest of the line may start the next entry
           return true;
         }
         break;
@@ -352,7 +427,7 @@ bool BibtexReader::next_entry(Entry& entry) {
       case In::kBraced:
         if (c == '{') ++depth;
         if (c == '}' && --depth == 0) {
-          entry.tokens.push_back({Token::kString, string_begin, i + 1});
+          token(Token::kString, string_begin, i + 1);
           in = In::kBody;
         }
         break;
@@ -364,10 +439,11 @@ bool BibtexReader::next_entry(Entry& entry) {
           throw malformed(number, "unbalanced braces: a '}' in a quoted value closes no '{'");
         if (c == '}') --depth;
         if (c == '"' && depth == 0) {
-          entry.tokens.push_back({Token::kString, string_begin, i + 1});
+          token(Token::kString, string_begin, i + 1);
           in = In::kBody;
         }
         break;
+      case In::kName:  // ended above
       case In::kBody:
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r') break;
         if (c == '%') {  // a comment between a name and its '=' changes nothing
@@ -383,10 +459,9 @@ bool BibtexReader::next_entry(Entry& entry) {
                           " outside a value (a value is {...}, \"...\", a number or a macro)");
         }
         if (c == '}' || c == ')') {
-          entry.tokens.push_back({Token::kClose, i, i + 1});
-          rest_ = text.substr(i + 1);
-          rest_line_ = number;
-          text.resize(i + 1);
+          token(Token::kClose, i, i + 1);
+          keep(c);
+          may_start_ = true;  // the rest of the line may start the next entry
           return true;
         }
         if (c == '{' || c == '"') {
@@ -394,28 +469,20 @@ bool BibtexReader::next_entry(Entry& entry) {
           depth = c == '{' ? 1 : 0;
           string_begin = i;
         } else if (is_name_char(c)) {
-          std::size_t end = i;
-          while (end < text.size() && is_name_char(text[end])) ++end;
-          // A name where a value goes is a macro, expanded to a braced string;
-          // a number is no macro.
-          const bool number = text.find_first_not_of("0123456789", i) >= end;
-          if (expect_value && !number) {
-            end += expand(i, end);
-            entry.tokens.push_back({Token::kString, i, end});
-          } else {
-            entry.tokens.push_back({number ? Token::kNumber : Token::kName, i, end});
-          }
-          i = end - 1;
+          in = In::kName;
+          name_begin = i;
+          name_is_value = expect_value;
         } else {
           const Token::Kind kind = c == '='   ? Token::kEquals
                                    : c == '#' ? Token::kHash
                                    : c == ',' ? Token::kComma
                                               : Token::kOther;  // '('
-          entry.tokens.push_back({kind, i, i + 1});
+          token(kind, i, i + 1);
         }
         expect_value = c == '=' || c == '#';
         break;
     }
+    keep(c);
   }
 }
 
@@ -424,6 +491,19 @@ std::optional<Record> BibtexReader::next() {
   while (next_entry(entry)) {
     if (entry.type == "comment" || entry.type == "preamble") continue;  // nothing to index
     const bool macros = entry.type == "string";
+    if (entry.over) {
+      if (entry.problem.empty()) {  // after the file's macros passed their bound, which was said
+        if (!macros) reject_more(1);
+        continue;
+      }
+      // A macro left undefined would expand to nothing where it is used.
+      if (macros && !rest_skipped_) {
+        rest_skipped_ = true;
+        entry.problem += ", so the file's remaining entries are skipped too";
+      }
+      reject(entry.line, std::move(entry.problem));
+      continue;
+    }
     ParsedEntry parsed = EntryParser(entry.text, entry.tokens, macros).parse();
     if (!parsed.error.empty()) {
       const auto line = static_cast<std::uint32_t>(
@@ -440,6 +520,14 @@ std::optional<Record> BibtexReader::next() {
       return {};
     };
     if (macros) {
+      std::size_t bytes = 0;
+      for (const auto& [k, v] : fields) bytes += v.size();
+      if (macro_bytes_ + bytes > kMaxMacroBytes) {
+        rest_skipped_ = true;
+        reject(entry.line, kMacrosOverBound);
+        continue;
+      }
+      macro_bytes_ += bytes;
       for (const auto& [k, v] : fields) macros_[k] = v;
       continue;
     }
@@ -452,7 +540,7 @@ std::optional<Record> BibtexReader::next() {
     }
     Abstract& f = r.fields;
     f.title = std::string(get("title"));
-    f.authors = split_bibtex_names(get("author"));
+    split_bibtex_names(get("author"), f);
     if (!parse_date(plain(get("date")), f.year, f.month, f.day) &&
         parse_date(plain(get("year")), f.year, f.month, f.day)) {
       parse_month(plain(get("month")), f.month, f.day);

@@ -20,8 +20,8 @@ namespace abstracts::indexer {
 // quoted values, @comment and @preamble (skipped), text and '%' lines between
 // entries (skipped), an empty key ("@article{ ,", Web of Science). An entry
 // starts at an '@' that begins a line (after spaces) or follows the entry
-// before it, and ends where its braces (or parentheses) close; memory holds one
-// entry (at most 16 MiB). Field names are case-insensitive.
+// before it, and ends where its braces (or parentheses) close; lines may be of
+// any length. Field names are case-insensitive.
 //
 // A record is an entry with a non-empty "abstract": title, author (split as
 // BibTeX does), "date" (BibLaTeX) else "year" and "month", "journaltitle" else
@@ -30,8 +30,13 @@ namespace abstracts::indexer {
 // citation key, all as written (LaTeX and all). Other entries are skipped
 // (counted).
 //
-// Macros are expanded where they stand, before the entry is parsed; a macro is
-// the file's own. A reader holds no state but its own: readers in several
+// Macros are expanded as the entry is read, before it is parsed; a macro is the
+// file's own. Memory holds one entry: one over kMaxRecordBytes, its macros
+// expanded, is left out (rejected(), with a problem) and read past. A file's
+// macros take at most 64 MiB, defined and expanded: the entry that would pass
+// that, and every entry after it, are left out (one problem said). So is the
+// rest of the file after a @string entry over kMaxRecordBytes, whose macros
+// would be missing. A reader holds no state but its own: readers in several
 // threads are safe. Throws InputError naming the file and line for an entry
 // that breaks BibTeX's grammar ("syntax error: found ..., expected ..."), or one
 // that never ends.
@@ -50,14 +55,22 @@ class BibtexReader : public Reader {
  private:
   struct Entry;
 
-  // Cuts the next entry out of the file; false at its end.
+  // Cuts the next entry out of the file, its macros expanded; false at its end.
   bool next_entry(Entry& entry);
+  // Reads the next line, or piece of a long one, into line_; false at the end.
+  bool read_line();
+  // The next character of an entry, lines joined by '\n'; false at the end.
+  bool get(char& c);
 
   std::unique_ptr<LineSource> src_;
-  std::string rest_;  // what follows, on its line, the entry read last
-  std::uint32_t rest_line_ = 0;
+  std::string line_;           // the line (or piece of a long one) being read
+  std::size_t pos_ = 0;        // of line_'s next character
+  bool may_start_ = false;     // an '@' at pos_ (after blanks) starts an entry
+  bool newline_given_ = true;  // get() gave the '\n' after line_
   std::map<std::string, std::string>
       macros_;  // this file's @string macros (and jan..dec), by lower-case name
+  std::size_t macro_bytes_ = 0;  // the macros' text, defined and expanded (kMaxMacroBytes)
+  bool rest_skipped_ = false;    // the rest of the file is left out
 };
 
 }  // namespace abstracts::indexer

@@ -377,6 +377,8 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
       report.path = abs;
       report.abstracts = count;
       report.skipped = reader->skipped();
+      report.rejected = reader->rejected();
+      warn_skipped(*reader, f, options.on_warning);
       report.other_shards = other_shards;
     } catch (const InputError& e) {
       failed_files.push_back(abs);

@@ -13,7 +13,9 @@
 
 namespace abstracts::indexer {
 
-// No line of an input file may be longer.
+// No line of an input file may be longer, unless it is read in pieces
+// (LineSource::allow_long_lines): then it is the size of a piece, and of a
+// record of the text format or JSON Lines (a line each).
 inline constexpr std::size_t kMaxLineBytes = 1 << 20;
 
 // One line of a file and its 1-based number.
@@ -42,8 +44,8 @@ class LineSource {
   // With `allow` true, a line longer than kMaxLineBytes is no error: next()
   // returns it in pieces of at most that size (cut between characters), each
   // with the line's number, and line_continues() says a piece is not the line's
-  // last. For JSON, whose documents may stand on one line (a minified API
-  // response); their readers bound memory by record, not by line.
+  // last. Every reader reads so (a minified JSON document, or XML, may stand on
+  // one line) and bounds memory by record, not by line (reader.h).
   void allow_long_lines(bool allow) { long_lines_ = allow; }
 
   // True if what next() returned last is a piece of a longer line.

@@ -48,35 +48,48 @@ int number(std::string_view s) {
   return ec == std::errc() && end == s.data() + s.size() ? n : -1;
 }
 
-// The words of a BibTeX name list: cut at white space and ties at brace depth 0;
-// a comma at depth 0 is a word of its own. A brace left open holds the rest.
-std::vector<std::string_view> bibtex_words(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t start = std::string_view::npos;
-  int depth = 0;
-  auto end_word = [&](std::size_t at) {
-    if (start != std::string_view::npos) out.push_back(s.substr(start, at - start));
-    start = std::string_view::npos;
-  };
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    const bool tie = c == '~' && (i == 0 || s[i - 1] != '\\');  // "\~n" is an accent
-    if (depth == 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || tie)) {
-      end_word(i);
-      continue;
+// The words of a BibTeX name list, one at a time: cut at white space and ties
+// at brace depth 0; a comma at depth 0 is a word of its own. A brace left open
+// holds the rest.
+class BibtexWords {
+ public:
+  explicit BibtexWords(std::string_view s) : s_(s) {}
+
+  // The next word; false after the last.
+  bool next(std::string_view& word) {
+    std::size_t start = std::string_view::npos;
+    for (; i_ < s_.size(); ++i_) {
+      const char c = s_[i_];
+      const bool tie = c == '~' && (i_ == 0 || s_[i_ - 1] != '\\');  // "\~n" is an accent
+      if (depth_ == 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || tie)) {
+        if (start == std::string_view::npos) continue;
+        word = s_.substr(start, i_ - start);
+        ++i_;
+        return true;
+      }
+      if (depth_ == 0 && c == ',') {
+        if (start != std::string_view::npos) {  // the word before it; the comma on the next call
+          word = s_.substr(start, i_ - start);
+        } else {
+          word = s_.substr(i_, 1);
+          ++i_;
+        }
+        return true;
+      }
+      if (start == std::string_view::npos) start = i_;
+      if (c == '{') ++depth_;
+      if (c == '}' && depth_ > 0) --depth_;
     }
-    if (depth == 0 && c == ',') {
-      end_word(i);
-      out.push_back(s.substr(i, 1));
-      continue;
-    }
-    if (start == std::string_view::npos) start = i;
-    if (c == '{') ++depth;
-    if (c == '}' && depth > 0) --depth;
+    if (start == std::string_view::npos) return false;
+    word = s_.substr(start);
+    return true;
   }
-  end_word(s.size());
-  return out;
-}
+
+ private:
+  std::string_view s_;
+  std::size_t i_ = 0;
+  int depth_ = 0;
+};
 
 using analysis::is_ascii_letter;
 
@@ -186,25 +199,22 @@ bool extended_name(const std::vector<std::vector<std::string_view>>& parts, Auth
 
 }  // namespace
 
-std::vector<Author> split_bibtex_names(std::string_view names) {
-  std::vector<Author> out;
-  const std::vector<std::string_view> words = bibtex_words(names);
+void split_bibtex_names(std::string_view names, Abstract& fields) {
   auto is_and = [](std::string_view w) {
     return w.size() == 3 && (w[0] | 0x20) == 'a' && (w[1] | 0x20) == 'n' && (w[2] | 0x20) == 'd';
   };
-  for (std::size_t from = 0; from < words.size();) {
-    std::size_t to = from;
-    while (to < words.size() && !is_and(words[to])) ++to;
-    // The name's words, split at its commas.
-    std::vector<std::vector<std::string_view>> parts(1);
-    for (std::size_t k = from; k < to; ++k) {
-      if (words[k] == ",") {
+  BibtexWords words(names);
+  std::vector<std::vector<std::string_view>> parts;  // of the name being read, split at its commas
+  for (bool more = true; more;) {
+    parts.assign(1, {});
+    std::string_view w;
+    while ((more = words.next(w)) && !is_and(w)) {
+      if (w == ",") {
         parts.emplace_back();
       } else {
-        parts.back().push_back(words[k]);
+        parts.back().push_back(w);
       }
     }
-    from = to + 1;
     Author a;
     if (!extended_name(parts, a)) {
       // At most three parts (the commas past the second are spaces), and the
@@ -218,9 +228,14 @@ std::vector<Author> split_bibtex_names(std::string_view names) {
     }
     if (a.family.empty() && a.given.empty()) continue;
     if (a.given.empty() && a.family == "others") continue;
-    out.push_back(std::move(a));
+    add_author(fields, [&] { return std::move(a); });
   }
-  return out;
+}
+
+std::vector<Author> split_bibtex_names(std::string_view names) {
+  Abstract fields;
+  split_bibtex_names(names, fields);
+  return std::move(fields.authors);
 }
 
 int month_number(std::string_view name) {
@@ -259,8 +274,7 @@ Author parse_name(std::string_view name) {
   return a;
 }
 
-std::vector<Author> parse_name_list(std::string_view names) {
-  std::vector<Author> out;
+void parse_name_list(std::string_view names, Abstract& fields) {
   // " and " separates names (BibTeX: only it); a part is one "Last, First" name
   // when one word (and its particles) comes before its comma, else a list
   // separated by commas ("C. Balázs, E. L. Berger and P. Nadolsky").
@@ -274,7 +288,7 @@ std::vector<Author> parse_name_list(std::string_view names) {
       std::size_t capitalised = 0;
       for (auto w : words(part.substr(0, comma))) capitalised += !is_particle(w);
       if (capitalised == 1) {
-        out.push_back(parse_name(part));
+        add_author(fields, [&] { return parse_name(part); });
         continue;
       }
     }
@@ -283,14 +297,22 @@ std::vector<Author> parse_name_list(std::string_view names) {
       std::string_view one = trim(part.substr(0, next), kSpaceAndLineBreaks);
       part = next == std::string_view::npos ? std::string_view() : part.substr(next + 1);
       if (one.empty()) continue;
-      if (is_suffix(one) && !out.empty()) {  // "A. Smith, Jr., B. Jones"
-        out.back().given += ", " + std::string(one);
+      // "A. Smith, Jr., B. Jones": the suffix of the name before, if it was kept.
+      if (is_suffix(one) && fields.author_count != 0) {
+        if (fields.authors.size() == fields.author_count) {
+          fields.authors.back().given += ", " + std::string(one);
+        }
         continue;
       }
-      out.push_back(parse_name(one));
+      add_author(fields, [&] { return parse_name(one); });
     }
   }
-  return out;
+}
+
+std::vector<Author> parse_name_list(std::string_view names) {
+  Abstract fields;
+  parse_name_list(names, fields);
+  return std::move(fields.authors);
 }
 
 bool parse_date(std::string_view text, int& year, int& month, int& day) {

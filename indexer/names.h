@@ -17,9 +17,20 @@ namespace abstracts::indexer {
 // is a family name.
 Author parse_name(std::string_view name);
 
+// Counts one more author of a record in `fields.author_count`, and keeps the
+// one `make()` returns in `fields.authors` while they are fewer than
+// kMaxAuthors: past the cap a name is counted, not made.
+template <class Make>
+void add_author(Abstract& fields, const Make& make) {
+  ++fields.author_count;
+  if (fields.authors.size() < kMaxAuthors) fields.authors.push_back(make());
+}
+
 // A list of names: "Knuth, Donald E. and Plass, Michael F." (BibTeX: " and "
 // between names), "C. Balázs, E. L. Berger, P. Nadolsky" (commas), or both mixed
-// ("A. Smith, B. Jones and C. Wu").
+// ("A. Smith, B. Jones and C. Wu"). Added to `fields` by add_author(); the
+// second form returns them (at most kMaxAuthors).
+void parse_name_list(std::string_view names, Abstract& fields);
 std::vector<Author> parse_name_list(std::string_view names);
 
 // A BibTeX name list split as BibTeX splits it ("Tame the BeaST", section 11):
@@ -31,7 +42,10 @@ std::vector<Author> parse_name_list(std::string_view names);
 // a space, commas past the second are spaces, empty parts are no parts, and
 // "others" (et al.) names nobody. biblatex's extended form ("family=Jong,
 // given=P., prefix=de, useprefix=true") is read too. The words are kept as
-// written, braces and LaTeX included.
+// written, braces and LaTeX included. Added to `fields` by add_author(), a name
+// at a time: a list of millions holds one name at a time in memory. The second
+// form returns them (at most kMaxAuthors).
+void split_bibtex_names(std::string_view names, Abstract& fields);
 std::vector<Author> split_bibtex_names(std::string_view names);
 
 // The month a name starts with, in any case ("Apr", "april", "DEC"): 1-12, or 0.

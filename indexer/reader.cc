@@ -101,10 +101,36 @@ bool parse_header(std::string_view header, std::string& venue, int& year) {
   return false;
 }
 
-class TextReader : public Reader {
+// A reader of formats whose records are lines (the text format, JSON Lines): a
+// line over kMaxLineBytes is a record over its cap.
+class LineRecordReader : public Reader {
+ protected:
+  explicit LineRecordReader(std::unique_ptr<LineSource> src) : src_(std::move(src)) {
+    src_->allow_long_lines(true);  // in pieces: a line over the cap is left out, not an error
+  }
+
+  // True if the line src_ gave last is the first piece of a line over the cap:
+  // the rest of it is read and dropped, and the record rejected.
+  bool skip_long_line() {
+    if (!src_->line_continues()) return false;
+    const std::uint32_t line = src_->number();
+    while (src_->line_continues() && src_->next(piece_)) {
+    }
+    reject(line, "a line over 1 MiB");
+    return true;
+  }
+
+  std::unique_ptr<LineSource> src_;
+
+ private:
+  std::string piece_;
+};
+
+class TextReader : public LineRecordReader {
  public:
   // The venue and year are the header line's (parse_header()).
-  TextReader(std::unique_ptr<LineSource> src, std::string venue, int year) : src_(std::move(src)) {
+  TextReader(std::unique_ptr<LineSource> src, std::string venue, int year)
+      : LineRecordReader(std::move(src)) {
     format_ = Format::kAbstractsText;
     venue_ = std::move(venue);
     year_ = year;
@@ -112,6 +138,7 @@ class TextReader : public Reader {
 
   std::optional<Record> next() override {
     while (src_->next(line_)) {
+      if (skip_long_line()) continue;
       std::string_view text = trim(line_);
       if (text.empty()) continue;
       return Record{{}, std::string(text), src_->number()};
@@ -122,7 +149,6 @@ class TextReader : public Reader {
   std::uint64_t bytes_read() const override { return src_->offset(); }
 
  private:
-  std::unique_ptr<LineSource> src_;
   std::string line_;
 };
 
@@ -158,14 +184,17 @@ void arxiv(const nlohmann::json& j, Record& r) {
   if (auto parsed = j.find("authors_parsed"); parsed != j.end() && parsed->is_array()) {
     for (const auto& name : *parsed) {
       if (!name.is_array() || name.empty() || !name[0].is_string()) continue;
-      Author a{name[0].get<std::string>(), name.size() > 1 && name[1].is_string() ? name[1].get<std::string>() : ""};
-      if (name.size() > 2 && name[2].is_string() && !name[2].get<std::string>().empty()) {
-        a.given += (a.given.empty() ? "" : ", ") + name[2].get<std::string>();
-      }
-      r.fields.authors.push_back(std::move(a));
+      add_author(r.fields, [&] {
+        Author a{name[0].get<std::string>(),
+                 name.size() > 1 && name[1].is_string() ? name[1].get<std::string>() : ""};
+        if (name.size() > 2 && name[2].is_string() && !name[2].get<std::string>().empty()) {
+          a.given += (a.given.empty() ? "" : ", ") + name[2].get<std::string>();
+        }
+        return a;
+      });
     }
   } else {
-    r.fields.authors = parse_name_list(text_of(j, "authors"));
+    parse_name_list(text_of(j, "authors"), r.fields);
   }
   r.fields.categories = split_list(text_of(j, "categories"), " ");
   // The first version's date is the paper's; update_date is the record's.
@@ -188,7 +217,7 @@ void semantic_scholar(const nlohmann::json& j, Record& r) {
   if (auto year = j.find("year"); year != j.end() && year->is_number_integer()) r.fields.year = year->get<int>();
   if (auto authors = j.find("authors"); authors != j.end() && authors->is_array()) {
     for (const auto& a : *authors) {
-      if (a.is_object()) r.fields.authors.push_back(parse_name(text_of(a, "name")));
+      if (a.is_object()) add_author(r.fields, [&] { return parse_name(text_of(a, "name")); });
     }
   }
   if (auto entities = j.find("entities"); entities != j.end() && entities->is_array()) {
@@ -245,7 +274,7 @@ void openalex(const nlohmann::json& j, Record& r) {
       const auto author = a.find("author");
       if (author != a.end() && author->is_object()) {
         const std::string name = text_of(*author, "display_name");
-        if (!name.empty()) r.fields.authors.push_back(parse_name(name));
+        if (!name.empty()) add_author(r.fields, [&] { return parse_name(name); });
       }
     }
   }
@@ -286,9 +315,9 @@ void csl(const nlohmann::json& j, Record& r) {
       if (!a.is_object()) continue;
       const std::string family = text_of(a, "family"), literal = text_of(a, "literal");
       if (!family.empty()) {
-        r.fields.authors.push_back({family, text_of(a, "given")});
+        add_author(r.fields, [&] { return Author{family, text_of(a, "given")}; });
       } else if (!literal.empty()) {
-        r.fields.authors.push_back(parse_name(literal));
+        add_author(r.fields, [&] { return parse_name(literal); });
       }
     }
   }
@@ -337,14 +366,18 @@ std::optional<Record> json_record(const nlohmann::json& j, const LineSource& src
     if (r.raw_text.empty() && r.fields.title.empty()) return std::nullopt;
     return r;
   }
+  const bool csl_keys = j.contains("type") || j.contains("author") || j.contains("issued") ||
+                        j.contains("container-title");
   if (j.contains("paperAbstract")) {
     semantic_scholar(j, r);
   } else if (j.contains("abstract_inverted_index")) {
     openalex(j, r);
   } else if (j.contains("abstract") && j.contains("id") &&
-             (j.contains("authors_parsed") || j.contains("versions") || (authors != j.end() && authors->is_string()))) {
+             (j.contains("authors_parsed") || j.contains("versions") ||
+              (authors != j.end() && authors->is_string()) || !csl_keys)) {
+    // "id" and "abstract" suffice: a CSL-JSON item has them too, and its own keys.
     arxiv(j, r);
-  } else if (j.contains("type") || j.contains("author") || j.contains("issued") || j.contains("container-title")) {
+  } else if (csl_keys) {
     csl(j, r);
   } else {
     throw fail("an object of no known kind (BEIR has \"_id\", arXiv's snapshot \"id\" and \"abstract\", "
@@ -365,10 +398,10 @@ nlohmann::json parse_json(std::string_view text, const LineSource& src, std::uin
 // One JSON object a line. A line may also be a whole OpenAlex response (the
 // API sends it minified: {"meta": ..., "results": [...]}, as saved page by page),
 // whose works are then read in turn.
-class JsonLinesReader : public Reader {
+class JsonLinesReader : public LineRecordReader {
  public:
   JsonLinesReader(std::unique_ptr<LineSource> src, std::string first)
-      : src_(std::move(src)), pending_(std::move(first)), has_pending_(true) {
+      : LineRecordReader(std::move(src)), pending_(std::move(first)), has_pending_(true) {
     format_ = Format::kJsonLines;
   }
 
@@ -386,6 +419,8 @@ class JsonLinesReader : public Reader {
         has_pending_ = false;
       } else if (!src_->next(pending_)) {
         return std::nullopt;
+      } else if (skip_long_line()) {
+        continue;
       }
       if (is_blank(pending_)) continue;
       nlohmann::json j = parse_json(pending_, *src_, src_->number(), kHint);
@@ -409,7 +444,6 @@ class JsonLinesReader : public Reader {
       "each line of a JSON Lines file is one object: BEIR's {\"_id\", \"title\", \"text\"}, "
       "a record of arXiv's metadata snapshot, or of Semantic Scholar's corpus, or an OpenAlex response";
 
-  std::unique_ptr<LineSource> src_;
   std::string pending_;
   bool has_pending_;
   nlohmann::json results_ = nlohmann::json::array();  // the works of an OpenAlex response line
@@ -433,6 +467,10 @@ class JsonArrayReader : public Reader {
 
   std::optional<Record> next() override {
     while (auto element = next_element()) {
+      if (element_over_) {
+        reject(element_line_, "a JSON element over 16 MiB");
+        continue;
+      }
       const char* hint = "a JSON array of records holds CSL-JSON items, or arXiv or BEIR records";
       auto r = json_record(parse_json(*element, *src_, element_line_, hint), *src_, element_line_, hint);
       if (r) return r;
@@ -444,8 +482,6 @@ class JsonArrayReader : public Reader {
   std::uint64_t bytes_read() const override { return src_->offset(); }
 
  private:
-  static constexpr std::size_t kMaxElementBytes = 16 << 20;
-
   [[noreturn]] void malformed(const std::string& what) const {
     throw InputError(src_->where(line_number_) + ": " + what, src_->name(), line_number_,
                      "a JSON array of records is [ {...}, {...} ]");
@@ -473,7 +509,8 @@ class JsonArrayReader : public Reader {
     return c;
   }
 
-  // The text of the next element of the top-level array, or nullopt after its ']'.
+  // The text of the next element of the top-level array, or nullopt after its
+  // ']'. Of an element over kMaxRecordBytes, "" and element_over_ set.
   std::optional<std::string> next_element() {
     if (done_) return std::nullopt;
     for (char c; (c = get_non_space()) != '\0';) {
@@ -497,6 +534,7 @@ class JsonArrayReader : public Reader {
       if (c != '{') malformed("an element that is not an object");
       first_element_ = false;
       element_line_ = line_number_;
+      element_over_ = false;
       element_.assign(1, c);
       read_rest_of_value(c, &element_, "the array ends inside an element");
       std::string out;
@@ -536,7 +574,8 @@ class JsonArrayReader : public Reader {
 
   // Reads the rest of the string, object or array that `first` opened, to its
   // end (brackets and quotes inside strings do not count), appending what it
-  // reads to `into` if given; `cut` says what it is when the file ends first.
+  // reads to `into` if given, up to kMaxRecordBytes (then `into` is emptied and
+  // element_over_ set); `cut` says what it is when the file ends first.
   void read_rest_of_value(char first, std::string* into, const char* cut) {
     int depth = (first == '{' || first == '[') ? 1 : 0;
     bool in_string = first == '"', escaped = false;
@@ -545,7 +584,11 @@ class JsonArrayReader : public Reader {
       if (d == '\0') malformed(cut);
       if (into != nullptr) {
         *into += d;
-        if (into->size() > kMaxElementBytes) malformed("an element over 16 MiB");
+        if (into->size() > kMaxRecordBytes) {
+          *into = std::string();  // its memory too: the rest is only scanned
+          into = nullptr;
+          element_over_ = true;
+        }
       }
       if (in_string) {
         if (escaped) {
@@ -572,22 +615,32 @@ class JsonArrayReader : public Reader {
   bool line_ended_ = true;  // line_ is a whole line, or a long line's last piece
   std::uint32_t element_line_ = 0;
   std::string element_;
+  bool element_over_ = false;  // the element read last is over kMaxRecordBytes
   bool opened_ = false, first_element_ = true, done_ = false, in_document_ = false;
 };
 
 // RIS ("TY  - JOUR" ... "ER  - "): one tag a line, "XX  - value" (some
 // exporters write two spaces after the dash); an untagged line inside a record
 // continues the value before it (Web of Science wraps abstracts so); lines
-// outside records are left out (Cochrane heads each record with a few).
+// outside records are left out (Cochrane heads each record with a few). A "TY"
+// line starts a record, and ends the one before it if its "ER" is missing. A
+// record over kMaxRecordBytes is left out, read to its end without being kept.
 class RisReader : public Reader {
  public:
-  explicit RisReader(std::unique_ptr<LineSource> src) : src_(std::move(src)) { format_ = Format::kRis; }
+  explicit RisReader(std::unique_ptr<LineSource> src) : src_(std::move(src)) {
+    format_ = Format::kRis;
+    src_->allow_long_lines(true);  // a record is bounded, not its lines
+  }
 
-  // True if one of `head` (a file's first lines) is a "TY  - " line.
+  // True if one of `head` (a file's first lines, or pieces of them) is a "TY  - " line.
   static bool starts(const std::vector<Line>& head) {
     std::string tag, value;
-    return std::any_of(head.begin(), head.end(),
-                       [&](const Line& l) { return tag_line(l.text, tag, value) && tag == "TY"; });
+    bool line_start = true;
+    for (const Line& l : head) {
+      if (line_start && tag_line(l.text, tag, value) && tag == "TY") return true;
+      line_start = !l.continues;
+    }
+    return false;
   }
 
   // "TY  - JOUR" -> ("TY", "JOUR"); false for a line that is no tag line.
@@ -601,26 +654,33 @@ class RisReader : public Reader {
   }
 
   std::optional<Record> next() override {
-    std::string line, tag, value;
-    std::uint32_t number = 0;
-    while (read(line, number)) {
-      const bool tagged = tag_line(line, tag, value);
-      if (!in_record_) {
-        if (tagged && tag == "TY") {
-          in_record_ = true;
-          record_ = Record{};
-          record_.line = number;
-          last_ = nullptr;
-        }
+    std::string tag, value;
+    while (read_line(in_record_ && !over_ ? kMaxRecordBytes - record_bytes_ : 0)) {
+      const bool tagged = tag_line(line_, tag, value);
+      if (tagged && tag == "TY") {
+        std::optional<Record> before = in_record_ ? finish() : std::nullopt;
+        start();
+        if (before) return before;
+        continue;
+      }
+      if (!in_record_) continue;
+      if (tagged && tag == "ER") {
+        in_record_ = false;
+        if (auto r = finish()) return r;
+        continue;
+      }
+      if (over_) continue;
+      record_bytes_ += line_.size() + 1;
+      if (line_cut_ || record_bytes_ > kMaxRecordBytes) {
+        over_ = true;
+        const std::uint32_t first = record_.line;
+        record_ = Record{};  // its memory too: the rest is only read past
+        record_.line = first;
+        last_ = nullptr;
         continue;
       }
       if (!tagged) {  // a continuation line
-        if (last_ != nullptr && !is_blank(line)) *last_ += " " + std::string(trim(line));
-        continue;
-      }
-      if (tag == "ER") {
-        in_record_ = false;
-        if (auto r = finish()) return r;
+        if (last_ != nullptr && !is_blank(line_)) last_->append(" ").append(trim(line_));
         continue;
       }
       add(tag, value);
@@ -639,10 +699,31 @@ class RisReader : public Reader {
     return (c >= 'A' && c <= 'Z') || (!first && c >= '0' && c <= '9');
   }
 
-  bool read(std::string& line, std::uint32_t& number) {
-    if (!src_->next(line)) return false;
-    number = src_->number();
+  // Reads the next line into line_; false at the end of the file. Of a line
+  // over `room` bytes, line_ keeps the pieces that fit (at least the first:
+  // enough to tell its tag) and line_cut_ is set; the rest is read past.
+  bool read_line(std::size_t room) {
+    if (!src_->next(line_)) return false;
+    number_ = src_->number();
+    line_cut_ = false;
+    while (src_->line_continues() && src_->next(piece_)) {
+      if (!line_cut_ && line_.size() + piece_.size() <= room) {
+        line_ += piece_;
+      } else {
+        line_cut_ = true;
+      }
+    }
     return true;
+  }
+
+  // The "TY" line just read starts a record.
+  void start() {
+    in_record_ = true;
+    over_ = false;
+    record_ = Record{};
+    record_.line = number_;
+    record_bytes_ = line_.size() + 1;
+    last_ = nullptr;
   }
 
   void add(const std::string& tag, const std::string& value) {
@@ -669,8 +750,10 @@ class RisReader : public Reader {
       // of Science); C3, Zotero's proceedings title, for a conference paper.
       if (f.venue.empty()) field = &f.venue;
     } else if (tag == "AU" || tag == "A1") {
-      f.authors.push_back(Author{value, {}});  // split into names at the record's end
-      last_ = &f.authors.back().family;
+      // Split into names at the record's end; past kMaxAuthors only counted.
+      const std::size_t kept = f.authors.size();
+      add_author(f, [&] { return Author{value, {}}; });
+      if (f.authors.size() > kept) last_ = &f.authors.back().family;
       return;
     } else if (tag == "KW") {
       f.categories.push_back(value);
@@ -692,7 +775,12 @@ class RisReader : public Reader {
     last_ = field;
   }
 
+  // The record read, or nullopt for one left out: over its cap, or without an abstract.
   std::optional<Record> finish() {
+    if (over_) {
+      reject(record_.line, "a RIS record over 16 MiB");
+      return std::nullopt;
+    }
     for (auto& author : record_.fields.authors) author = parse_name(author.family);
     if (is_blank(record_.raw_text)) {
       ++skipped_;
@@ -702,7 +790,12 @@ class RisReader : public Reader {
   }
 
   std::unique_ptr<LineSource> src_;
+  std::string line_, piece_;
+  std::uint32_t number_ = 0;  // line_'s
+  bool line_cut_ = false;     // see read_line()
   bool in_record_ = false;
+  bool over_ = false;             // the record is over its cap: read past, not kept
+  std::size_t record_bytes_ = 0;  // of the record's lines so far
   Record record_;
   std::string* last_ = nullptr;  // the value a continuation line extends
 };
@@ -714,7 +807,8 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
   auto src = std::make_unique<LineSource>(file);
   std::string first;
   bool any = false;
-  // A JSON document may be one long line (minified); other formats may not.
+  // A JSON document may be one long line (minified); other formats bound their
+  // records, not their lines, but their first line tells the format.
   src->allow_long_lines(true);
   while ((any = src->next(first)) && is_blank(first) && !src->line_continues()) {
   }
@@ -738,7 +832,6 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
     throw InputError(src->where(src->number()) + ": line longer than 1 MiB", src->name(), src->number(),
                      "is this really a file of abstracts?");
   }
-  src->allow_long_lines(false);
   if (head.front() == '{') return std::make_unique<JsonLinesReader>(std::move(src), first);
   std::string venue;
   int year = 0;
@@ -746,10 +839,13 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
   if (head.front() != '%' && head.front() != '@' && parse_header(head, venue, year)) {
     return std::make_unique<TextReader>(std::move(src), std::move(venue), year);
   }
-  // The other formats are told by their first lines, read ahead and given back.
+  // The other formats are told by their first lines, read ahead (a long line in
+  // pieces, each counted) and given back.
   const std::uint32_t first_line = src->number();
   std::vector<Line> peeked{{first, first_line}};
-  for (std::string line; peeked.size() < kPeekLines && src->next(line);) peeked.push_back({line, src->number()});
+  for (std::string line; peeked.size() < kPeekLines && src->next(line);) {
+    peeked.push_back({line, src->number(), src->line_continues()});
+  }
   const bool ris = RisReader::starts(peeked);
   const bool bibtex = BibtexReader::starts(peeked);
   src->put_back(std::move(peeked));
@@ -761,6 +857,20 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
                           ": not a format abstracts reads (as its text format, the header line naming "
                           "the venue and year is missing)",
                       src->name(), first_line, kFormatsHint, kind_by_name(file));
+}
+
+InputError skipped_record(const std::filesystem::path& file, const RecordProblem& problem) {
+  const std::string name = file.string();
+  return InputError(
+      name + ":" + std::to_string(problem.line) + ": " + problem.what + "; record skipped", name,
+      problem.line);
+}
+
+void warn_skipped(Reader& reader, const std::filesystem::path& file,
+                  const std::function<void(const std::exception&)>& warn) {
+  for (const RecordProblem& problem : reader.take_problems()) {
+    if (warn) warn(skipped_record(file, problem));
+  }
 }
 
 std::vector<Record> read_all(const std::filesystem::path& file) {

@@ -6,10 +6,13 @@
 #define ABSTRACTS_INDEXER_READER_H_
 
 #include <cstdint>
+#include <exception>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "abstracts/abstract.h"
@@ -31,6 +34,19 @@ struct Record {
 
 enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis, kBibtex, kPubmedXml, kArxivAtom };
 
+// A record left out for a problem of its own, the rest of the file read on: a
+// record over its format's size cap. `what` says which ("a RIS record over 16
+// MiB"); `line` is the record's first.
+struct RecordProblem {
+  std::uint32_t line = 0;
+  std::string what;
+};
+
+// The cap on one record of RIS, BibTeX or XML, or one element of a JSON array;
+// a record of the text format or JSON Lines is a line, at most kMaxLineBytes
+// (line_source.h). Memory holds about one record, never more.
+inline constexpr std::size_t kMaxRecordBytes = 16 << 20;
+
 // Streams the records of one file. The format is chosen by content, not by
 // extension: gzip data is decompressed first; a file whose first non-blank
 // character is '{' is JSON Lines, '[' a JSON array of records (CSL-JSON, arXiv
@@ -45,8 +61,9 @@ enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis, kBibtex, kPubm
 // tell the kind (docs/formats.md):
 // - BEIR: "_id" (string or number), "text" and optional "title"; a record with
 //   neither text nor title is skipped (counted in skipped());
-// - arXiv's metadata snapshot: "id", "abstract", "title", "authors_parsed" (or
-//   "authors"), "categories", "doi", "versions" (the first one's date);
+// - arXiv's metadata snapshot: "id" and "abstract" (which suffice), "title",
+//   "authors_parsed" (or "authors"), "categories", "doi", "versions" (the first
+//   one's date);
 // - Semantic Scholar's corpus: "paperAbstract", "title", "authors", "year",
 //   "journalName" or "venue", "doi", "pmid", "entities" (as categories).
 // A record of the last two without an abstract is skipped (counted).
@@ -56,12 +73,17 @@ enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis, kBibtex, kPubm
 // BibTeX and BibLaTeX: see BibtexReader; an entry without an abstract is
 // skipped (counted).
 //
+// A record over its cap (kMaxRecordBytes; for the text format and JSON Lines, a
+// line over 1 MiB) is left out and the file read on: counted in rejected(),
+// said in take_problems(). Reading past it holds no more than the cap. A BibTeX
+// file's macros are bounded too (BibtexReader). Every record keeps at most
+// kMaxAuthors authors, and counts all it names in Abstract::author_count.
+//
 // Throws UnknownFormat for a file of no format it reads (a PDF or other binary
-// file, by its first bytes, before it is read as text), InputError (naming the file
-// and line) for an unreadable file, bytes
-// that are not UTF-8, a missing header, bad JSON, malformed XML or a line over
-// 1 MiB (except in a JSON document or array, read in pieces: a minified OpenAlex
-// response).
+// file, told by its first bytes before it is read as text), InputError (naming
+// the file and line) for an unreadable file, bytes
+// that are not UTF-8, a missing header, a first line over 1 MiB that is neither
+// JSON nor XML, bad JSON or malformed XML.
 class Reader {
  public:
   static std::unique_ptr<Reader> open(const std::filesystem::path& file);
@@ -73,8 +95,16 @@ class Reader {
   // Bytes of the file consumed so far, as stored (compressed, for gzip).
   virtual std::uint64_t bytes_read() const = 0;
 
-  // Records left out so far: JSON Lines records with neither text nor title.
+  // Records left out so far for having nothing to index: no abstract (for
+  // BEIR, neither text nor title).
   std::size_t skipped() const { return skipped_; }
+
+  // Records left out so far for a problem of their own (over a cap).
+  std::size_t rejected() const { return rejected_; }
+  // The problems since the last call, in file order, for the caller to report
+  // (the Writer warns of each). One may stand for several records: a BibTeX
+  // file's remaining entries.
+  std::vector<RecordProblem> take_problems() { return std::exchange(problems_, {}); }
 
   Format format() const { return format_; }
   const std::string& venue() const { return venue_; }
@@ -85,6 +115,18 @@ class Reader {
   std::string venue_;
   int year_ = 0;
   std::size_t skipped_ = 0;
+
+  // Leaves out the record that starts at `line`, for the reason `what`.
+  void reject(std::uint32_t line, std::string what) {
+    ++rejected_;
+    problems_.push_back({line, std::move(what)});
+  }
+  // Leaves out records for a problem said already (the rest of a file).
+  void reject_more(std::size_t records) { rejected_ += records; }
+
+ private:
+  std::size_t rejected_ = 0;
+  std::vector<RecordProblem> problems_;
 };
 
 // A file that holds no format abstracts reads: a PDF, another binary file, text
@@ -100,6 +142,15 @@ class UnknownFormat : public InputError {
  private:
   std::string kind_;
 };
+
+// The warning for `problem`, a record of `file` left out: an InputError naming
+// the file and the record's line, "FILE:LINE: WHAT; record skipped".
+InputError skipped_record(const std::filesystem::path& file, const RecordProblem& problem);
+
+// Passes what `reader` (of `file`) has left out since the last call to `warn`,
+// if set, as skipped_record() warnings.
+void warn_skipped(Reader& reader, const std::filesystem::path& file,
+                  const std::function<void(const std::exception&)>& warn);
 
 // Reads all records of `file` (for tests and small files).
 std::vector<Record> read_all(const std::filesystem::path& file);

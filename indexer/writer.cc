@@ -93,7 +93,7 @@ struct Writer::Impl {
 
   // One file into the current database: read and validated whole, then written
   // in one transaction, which the next commit makes visible.
-  FileReport index_file(const fs::path& file) {
+  FileReport index_file(const fs::path& file, const IndexOptions& options) {
     FileReport report;
     indexer::require_regular_file(file);
     const std::string abs = indexer::absolute_path(file);
@@ -111,7 +111,7 @@ struct Writer::Impl {
       if (records.size() == kTransactionAbstracts) {
         records = {};
         reader.reset();
-        return index_large_file(file, abs, now);
+        return index_large_file(file, abs, now, options);
       }
       if (!indexer::in_shard(*record, shard)) {
         ++report.other_shards;
@@ -121,6 +121,8 @@ struct Writer::Impl {
                          record->fields.title.empty()});
     }
     report.skipped = reader->skipped();
+    report.rejected = reader->rejected();
+    indexer::warn_skipped(*reader, file, options.on_warning);
     report.abstracts = now.abstracts = records.size();
 
     db.begin_transaction(false);
@@ -142,7 +144,8 @@ struct Writer::Impl {
   // generation, in batches, and published as the next generation when it is
   // whole. Readers and a crash see the index with the file or without it; a bad
   // line leaves the index as it was.
-  FileReport index_large_file(const fs::path& file, const std::string& abs, schema::FileState now) {
+  FileReport index_large_file(const fs::path& file, const std::string& abs, schema::FileState now,
+                              const IndexOptions& options) {
     commit();  // the files before this one go into the copy
     const fs::path next = layout::next_generation(dir);
     struct Cleanup {
@@ -172,6 +175,8 @@ struct Writer::Impl {
       if (++report.abstracts % kCopyCommitEvery == 0) copy.commit();
     }
     report.skipped = reader->skipped();
+    report.rejected = reader->rejected();
+    indexer::warn_skipped(*reader, file, options.on_warning);
     now.abstracts = report.abstracts;
     copy.set_metadata(schema::file_key(abs), schema::encode(now));
     report.removed = gone(copy, std::move(before));
@@ -264,7 +269,10 @@ struct Writer::Impl {
   // indexed (a folder walked with its globs) and remembered as a source. With
   // `sync`, a source whose path is gone is told to options.on_source_gone rather
   // than failing. Returns the number of files that failed.
-  std::size_t run(std::vector<Source> requested, const IndexOptions& options, bool sync) {
+  // `as_given` names each source as the user gave it (relative, say), which
+  // is how its files are read and named in messages; empty: by their paths.
+  std::size_t run(std::vector<Source> requested, const std::vector<fs::path>& as_given, const IndexOptions& options,
+                  bool sync) {
     std::size_t failed = 0;
     // Files found by walking a folder, where a file of no known format is left
     // out (counted by kind) rather than failing.
@@ -294,9 +302,10 @@ struct Writer::Impl {
     };
     std::vector<Walk> walks;
     std::vector<fs::path> files;
-    for (auto& source : requested) {
-      Walk& walk = walks.emplace_back(Walk{std::move(source), {}, {}, true});
+    for (std::size_t i = 0; i < requested.size(); ++i) {
+      Walk& walk = walks.emplace_back(Walk{std::move(requested[i]), {}, {}, true});
       Source& s = walk.source;
+      const fs::path& path = as_given.empty() ? s.path : as_given[i];
       std::error_code ec;
       const fs::file_status st = fs::status(s.path, ec);
       if (st.type() == fs::file_type::not_found) {
@@ -308,13 +317,13 @@ struct Writer::Impl {
       }
       if (!fs::is_directory(st)) {
         s.kind = Source::Kind::kFile;
-        files.push_back(s.path);
+        files.push_back(path);
         walk.yielded.insert(s.path.string());
         continue;
       }
       if (s.kind == Source::Kind::kFile) s.kind = Source::Kind::kFolder;
       try {
-        indexer::FolderContents below = indexer::files_below(s.path, fail, warn);
+        indexer::FolderContents below = indexer::files_below(path, fail, warn);
         for (const auto& u : below.unreadable) walk.unreadable.push_back(indexer::absolute_path(u));
         for (auto& f : below.files) {
           if (indexer::is_backup(f)) {
@@ -325,7 +334,7 @@ struct Writer::Impl {
             if (options.on_file) options.on_file(report);
             continue;
           }
-          if (!sources::passes_globs(s.globs, f.lexically_relative(s.path).generic_string())) continue;
+          if (!sources::passes_globs(s.globs, f.lexically_relative(path).generic_string())) continue;
           std::string abs = indexer::absolute_path(f);
           walked_files.insert(abs);
           walk.yielded.insert(std::move(abs));
@@ -359,7 +368,7 @@ struct Writer::Impl {
       progress.bytes_total = indexer::bytes_of(files);
       for (const auto& f : files) {
         try {
-          FileReport report = xapian_try(dir, [&] { return index_file(f); });
+          FileReport report = xapian_try(dir, [&] { return index_file(f, options); });
           progress.bytes_done += indexer::bytes_of({f});
           progress.abstracts += report.abstracts;
           if (options.on_file) options.on_file(report);
@@ -407,7 +416,7 @@ struct Writer::Impl {
         return;
       }
       try {
-        FileReport report = xapian_try(dir, [&] { return index_file(file); });
+        FileReport report = xapian_try(dir, [&] { return index_file(file, options); });
         schema::FileState state;
         if (schema::decode(db.get_metadata(schema::file_key(abs)), state) && state.sources != yielding) {
           state.sources = yielding;
@@ -555,11 +564,11 @@ Writer Writer::open(const fs::path& dir, const WriterOptions& options) {
 }
 
 std::size_t Writer::index(const std::vector<fs::path>& paths, const IndexOptions& options) {
-  return xapian_try(impl_->dir, [&] { return impl_->run(Impl::as_sources(paths, options), options, false); });
+  return xapian_try(impl_->dir, [&] { return impl_->run(Impl::as_sources(paths, options), paths, options, false); });
 }
 
 std::size_t Writer::sync(const IndexOptions& options) {
-  return xapian_try(impl_->dir, [&] { return impl_->run(sources::of(impl_->db), options, true); });
+  return xapian_try(impl_->dir, [&] { return impl_->run(sources::of(impl_->db), {}, options, true); });
 }
 
 std::size_t Writer::update(const std::vector<fs::path>& changed, const IndexOptions& options) {

@@ -25,13 +25,20 @@ constexpr char kNamespaceSeparator = ' ';
 constexpr std::string_view kAtomNamespace = "http://www.w3.org/2005/Atom";
 constexpr std::string_view kArxivNamespace = "http://arxiv.org/schemas/atom";
 
-// Bounds that keep memory to about one record, whatever the file holds.
+// Bounds that keep memory to about one record (kMaxRecordBytes), whatever the
+// file holds.
 constexpr std::size_t kMaxDepth = 256;
 constexpr std::size_t kMaxPathBytes = 4096;
-constexpr std::size_t kMaxRecordBytes = 16 << 20;
 // What an element inside a record counts towards kMaxRecordBytes besides its
 // text and attributes: an empty <Author/> still becomes an Author.
 constexpr std::size_t kElementCost = 64;
+// Expat is given the file in chunks of about this size, and parses a token (a
+// tag, a comment, a declaration) that a chunk leaves unfinished again from its
+// start with the next: a token may span at most kMaxTokenBytes, which bounds
+// that work (a 60 MB tag fed a line at a time ran for over ten minutes) and the
+// memory expat holds it in.
+constexpr std::size_t kChunkBytes = 64 << 10;
+constexpr std::size_t kMaxTokenBytes = 1 << 20;
 
 constexpr const char* kXmlHint =
     "abstracts reads PubMed XML and Atom feeds (arXiv's API) as well-formed XML: is the file "
@@ -93,6 +100,10 @@ class XmlFormat {
 
   // True between a record's start tag and its end tag.
   bool in_record() const { return in_record_; }
+
+  // Drops the record being read (over its cap): nothing of it is kept, and
+  // in_record() is false until the next record starts.
+  virtual void abandon() = 0;
 
  protected:
   // `field` when it has no text yet, else a scratch string: a field the source
@@ -190,6 +201,11 @@ class PubmedFormat : public XmlFormat {
     return nullptr;
   }
 
+  void abandon() override {
+    c_ = Citation{};
+    in_record_ = false;
+  }
+
   void end(std::string_view path) override {
     if (!in_record_) return;
     if (path == record_path_) {
@@ -211,10 +227,12 @@ class PubmedFormat : public XmlFormat {
       const std::string collective = trimmed(a.collective), last = trimmed(a.last);
       if (!a.valid) return;
       if (!collective.empty()) {
-        c_.record.fields.authors.push_back({collective, {}});
+        add_author(c_.record.fields, [&] { return Author{collective, {}}; });
       } else if (!last.empty()) {
-        const std::string fore = trimmed(a.fore);
-        c_.record.fields.authors.push_back({last, fore.empty() ? trimmed(a.initials) : fore});
+        add_author(c_.record.fields, [&] {
+          const std::string fore = trimmed(a.fore);
+          return Author{last, fore.empty() ? trimmed(a.initials) : fore};
+        });
       }
     } else if (rel == "/MeshHeadingList/MeshHeading/DescriptorName" ||
                rel == "/KeywordList/Keyword") {
@@ -319,6 +337,11 @@ class AtomFormat : public XmlFormat {
     return nullptr;
   }
 
+  void abandon() override {
+    e_ = Entry{};
+    in_record_ = false;
+  }
+
   void end(std::string_view path) override {
     if (!in_record_) return;
     if (path == "/feed/entry") {
@@ -326,7 +349,7 @@ class AtomFormat : public XmlFormat {
       finish();
     } else if (path == "/feed/entry/author/name") {
       if (const std::string name = trimmed(e_.name); !name.empty()) {
-        e_.record.fields.authors.push_back(parse_name(name));
+        add_author(e_.record.fields, [&] { return parse_name(name); });
       }
     }
   }
@@ -401,7 +424,12 @@ class XmlReader final : public Reader {
     XML_SetUserData(parser_, this);
     XML_SetElementHandler(parser_, on_start, on_end);
     XML_SetCharacterDataHandler(parser_, on_text);
+    // What has no handler of its own (comments, declarations, white space
+    // outside the root) only shows that expat moves on (kMaxTokenBytes);
+    // entities are still expanded.
+    XML_SetDefaultHandlerExpand(parser_, on_other);
     XML_SetEntityDeclHandler(parser_, on_entity_declaration);
+    XML_SetAttlistDeclHandler(parser_, on_attribute_declaration);
     // No external DTD or parameter entity is ever read (expat's default, said
     // here); with entity declarations refused, no entity can expand, and expat's
     // own guard against amplification (billion laughs) stays on as well.
@@ -414,16 +442,21 @@ class XmlReader final : public Reader {
   // Parses up to the root element's start tag, which sets the format. Throws
   // InputError for a root of neither format and for XML that is not well-formed.
   void read_root() {
-    while (format_handler_ == nullptr && feed()) {
+    while (format_handler_ == nullptr && feed_or_keep_error()) {
     }
-    if (format_handler_ == nullptr)
-      fail(current_line(), "no root element");  // expat said so already
+    if (format_handler_ != nullptr) return;
+    if (error_) std::rethrow_exception(error_);
+    fail(current_line(), "no root element");  // expat said so already
   }
 
+  // The records a chunk completed before an error in it come out first, then the error.
   std::optional<Record> next() override {
-    while (records_.empty() && feed()) {
+    while (records_.empty() && feed_or_keep_error()) {
     }
-    if (records_.empty()) return std::nullopt;
+    if (records_.empty()) {
+      if (error_) std::rethrow_exception(error_);
+      return std::nullopt;
+    }
     Record r = std::move(records_.front());
     records_.pop_front();
     return r;
@@ -432,22 +465,50 @@ class XmlReader final : public Reader {
   std::uint64_t bytes_read() const override { return src_->offset(); }
 
  private:
-  // Parses the next line of the file; false at its end, once expat has checked
-  // that the document is complete.
+  // As feed(), but an error is kept in error_ (and false returned), to be thrown
+  // once the records before it are handed out.
+  bool feed_or_keep_error() {
+    if (error_) return false;
+    try {
+      return feed();
+    } catch (const InputError&) {
+      error_ = std::current_exception();
+      return false;
+    }
+  }
+
+  // Parses the next chunk of the file (about kChunkBytes of its lines); false at
+  // its end, once expat has checked that the document is complete.
   bool feed() {
     if (done_) return false;
-    if (!src_->next(line_)) {
+    chunk_.clear();
+    std::exception_ptr unread;  // a line after those of the chunk that LineSource refused
+    try {
+      while (chunk_.size() < kChunkBytes && src_->next(line_)) {
+        // Reader::open skipped the blank lines before the first: expat's line 1 is this one.
+        if (line_offset_ < 0) line_offset_ = static_cast<std::int64_t>(src_->number()) - 1;
+        // A lone CR is a line break to expat, not to LineSource: as a space, the
+        // line numbers stay the file's (XML makes it white space either way).
+        std::replace(line_.begin(), line_.end(), '\r', ' ');
+        chunk_ += line_;
+        if (!src_->line_continues()) chunk_ += '\n';
+      }
+    } catch (const InputError&) {
+      unread = std::current_exception();
+    }
+    if (chunk_.empty() && !unread) {
       done_ = true;
       parse(nullptr, 0, true);
       return false;
     }
-    // Reader::open skipped the blank lines before the first: expat's line 1 is this one.
-    if (line_offset_ < 0) line_offset_ = static_cast<std::int64_t>(src_->number()) - 1;
-    // A lone CR is a line break to expat, not to LineSource: as a space, the
-    // line numbers stay the file's (XML makes it white space either way).
-    std::replace(line_.begin(), line_.end(), '\r', ' ');
-    if (!src_->line_continues()) line_ += '\n';
-    parse(line_.data(), line_.size(), false);
+    const std::uint64_t events = events_;
+    parse(chunk_.data(), chunk_.size(), false);  // an error in the lines before comes first
+    if (unread) std::rethrow_exception(unread);
+    quiet_bytes_ = events_ == events ? quiet_bytes_ + chunk_.size() : 0;
+    if (quiet_bytes_ > kMaxTokenBytes) {
+      fail(current_line(), "a tag, comment or declaration over 1 MiB",
+           "PubMed XML and Atom feeds have none: is this file what it seems, and whole?");
+    }
     return true;
   }
 
@@ -474,10 +535,18 @@ class XmlReader final : public Reader {
     throw InputError(src_->where(line) + ": " + what, src_->name(), line, hint);
   }
 
-  // Adds `bytes` to the current record's size; throws past kMaxRecordBytes.
+  // Adds `bytes` to the current record's size. Past kMaxRecordBytes the record
+  // is left out: what it held is dropped, and the rest of it only parsed.
   void count(std::size_t bytes) {
     record_bytes_ += bytes;
-    if (record_bytes_ > kMaxRecordBytes) fail(current_line(), "a record over 16 MiB");
+    if (record_bytes_ <= kMaxRecordBytes) return;
+    // Outside a record, only one element's attributes count: kMaxTokenBytes
+    // stops them first.
+    if (!format_handler_->in_record()) fail(current_line(), "an element over 16 MiB");
+    reject(record_line_, "an XML record over 16 MiB");
+    format_handler_->abandon();
+    capture_ = nullptr;
+    skipping_ = true;
   }
 
   void start(const XML_Char* name, const XML_Char** attrs) {
@@ -496,6 +565,7 @@ class XmlReader final : public Reader {
     }
     path_ += local;
     if (path_.size() > kMaxPathBytes) fail(current_line(), "element names nested over 4 KiB deep");
+    if (skipping_) return;  // inside a record over its cap
     std::size_t cost = kElementCost;
     for (const XML_Char** a = attrs; *a != nullptr; ++a) cost += std::strlen(*a);
     if (capture_ != nullptr) {  // markup inside a text: its text is kept
@@ -503,15 +573,24 @@ class XmlReader final : public Reader {
       return;
     }
     if (depth_ == 1) choose_format(ns, local);
-    if (!format_handler_->in_record()) record_bytes_ = 0;  // each record counts from its start tag
+    const bool in_record = format_handler_->in_record();
+    if (!in_record) record_bytes_ = 0;  // each record counts from its start tag
     capture_ = format_handler_->start(path_, attrs, current_line());
     if (capture_ != nullptr) capture_depth_ = depth_;
+    if (!in_record && format_handler_->in_record()) {
+      record_depth_ = depth_;
+      record_line_ = current_line();
+    }
     count(cost);
   }
 
   void end() {
-    if (capture_ != nullptr && depth_ == capture_depth_) capture_ = nullptr;
-    if (capture_ == nullptr) format_handler_->end(path_);
+    if (skipping_) {
+      skipping_ = depth_ != record_depth_;  // until the record's end tag
+    } else {
+      if (capture_ != nullptr && depth_ == capture_depth_) capture_ = nullptr;
+      if (capture_ == nullptr) format_handler_->end(path_);
+    }
     path_.resize(path_lengths_.back());
     path_lengths_.pop_back();
     --depth_;
@@ -520,6 +599,7 @@ class XmlReader final : public Reader {
   void text(const XML_Char* s, int size) {
     if (capture_ == nullptr) return;
     count(static_cast<std::size_t>(size));
+    if (capture_ == nullptr) return;  // the record went over its cap
     capture_->append(s, static_cast<std::size_t>(size));
   }
 
@@ -556,13 +636,25 @@ class XmlReader final : public Reader {
   }
 
   static void XMLCALL on_start(void* self, const XML_Char* name, const XML_Char** attrs) {
-    guard(self, [&](XmlReader& r) { r.start(name, attrs); });
+    guard(self, [&](XmlReader& r) {
+      ++r.events_;
+      r.start(name, attrs);
+    });
   }
   static void XMLCALL on_end(void* self, const XML_Char*) {
-    guard(self, [&](XmlReader& r) { r.end(); });
+    guard(self, [&](XmlReader& r) {
+      ++r.events_;
+      r.end();
+    });
   }
   static void XMLCALL on_text(void* self, const XML_Char* s, int size) {
-    guard(self, [&](XmlReader& r) { r.text(s, size); });
+    guard(self, [&](XmlReader& r) {
+      ++r.events_;
+      r.text(s, size);
+    });
+  }
+  static void XMLCALL on_other(void* self, const XML_Char*, int) {
+    ++static_cast<XmlReader*>(self)->events_;
   }
   // An entity declared in the document (<!ENTITY lol "...">) could expand to
   // anything (billion laughs); PubMed and arXiv declare none.
@@ -577,14 +669,34 @@ class XmlReader final : public Reader {
     });
   }
 
+  // An attribute's default declared in the document (<!ATTLIST AbstractText
+  // Label CDATA "INJECTED">) would be applied to elements that do not give the
+  // attribute, though no DTD is read; PubMed and arXiv declare none.
+  // Declarations without a default (#IMPLIED, #REQUIRED) change nothing.
+  static void XMLCALL on_attribute_declaration(void* self, const XML_Char* element,
+                                               const XML_Char* attribute, const XML_Char*,
+                                               const XML_Char* default_value, int) {
+    if (default_value == nullptr) return;
+    guard(self, [&](XmlReader& r) {
+      r.fail(
+          r.current_line(),
+          "declares a default for the attribute '" + std::string(attribute) + "' of <" +
+              std::string(element) + "> (<!ATTLIST>), which abstracts does not apply",
+          "PubMed XML and Atom feeds declare no attribute defaults; is this file what it seems?");
+    });
+  }
+
   std::unique_ptr<LineSource> src_;
   std::string formats_hint_;
   XML_Parser parser_;
   std::unique_ptr<XmlFormat> format_handler_;  // set by the root element
   std::deque<Record> records_;                 // completed, not handed out yet
   std::exception_ptr failure_;                 // thrown in a callback
-  std::string line_;
+  std::exception_ptr error_;                   // next() throws once the records before it are out
+  std::string line_, chunk_;
   std::int64_t line_offset_ = -1;  // file line = expat line + this; -1 before the first line
+  std::uint64_t events_ = 0;       // expat's callbacks so far
+  std::size_t quiet_bytes_ = 0;    // fed to expat since a chunk that made a callback
   bool done_ = false;
   std::size_t depth_ = 0;
   std::string path_;                       // "/PubmedArticleSet/PubmedArticle/..."
@@ -592,6 +704,9 @@ class XmlReader final : public Reader {
   std::string* capture_ = nullptr;         // where character data goes, or nullptr
   std::size_t capture_depth_ = 0;          // the depth of the element whose text it is
   std::size_t record_bytes_ = 0;           // of the current record: text, attributes, elements
+  std::uint32_t record_line_ = 0;          // the current record's start tag's
+  std::size_t record_depth_ = 0;           // and its depth
+  bool skipping_ = false;                  // inside a record over its cap, left out
 };
 
 }  // namespace

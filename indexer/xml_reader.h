@@ -22,17 +22,20 @@ namespace abstracts::indexer {
 // docs/formats.md lists what each record takes from which element. A record
 // without an abstract is skipped (counted in skipped()).
 //
-// The reader streams: it parses the file a line at a time and keeps the records
-// those lines completed, so memory holds about one record, never the file.
-// No DTD or external entity is ever loaded, and a document that declares an
-// entity is refused.
+// The reader streams: it parses the file a chunk of lines at a time and keeps
+// the records those lines completed, so memory holds about one record, never
+// the file. A record over kMaxRecordBytes is left out (rejected(), with a
+// problem) and parsed past. No DTD or external entity is ever loaded, and a
+// document that declares an entity, or a default for an attribute (which expat
+// would apply from the internal subset), is refused.
 //
 // Throws InputError naming the file and line: for XML that is not well-formed
 // ("file:LINE: not well-formed XML (expat's message)"), for a root element of
 // neither format ("not a format abstracts reads", with `formats_hint` as the
-// hint), for an entity declaration, elements nested over 256 deep or a record
-// over 16 MiB; and whatever LineSource throws. Errors can come from open_xml()
-// (up to the root element) and from next().
+// hint), for an entity declaration, an attribute default, elements nested over
+// 256 deep or a tag, comment or declaration over 1 MiB; and whatever LineSource
+// throws. Errors can come from open_xml() (up to the root element) and from
+// next().
 std::unique_ptr<Reader> open_xml(std::unique_ptr<LineSource> src, const std::string& formats_hint);
 
 }  // namespace abstracts::indexer

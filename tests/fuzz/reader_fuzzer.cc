@@ -70,6 +70,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (const auto& a : f.authors) utf8 = utf8 && is_utf8(a.family) && is_utf8(a.given);
       for (const auto& c : f.categories) utf8 = utf8 && is_utf8(c);
       check(utf8, "a record is UTF-8");
+      check(f.authors.size() <= abstracts::kMaxAuthors && f.author_count >= f.authors.size() &&
+                (f.author_count == f.authors.size() || f.authors.size() == abstracts::kMaxAuthors),
+            "a record keeps at most kMaxAuthors authors and counts them all");
       if (reader->format() == abstracts::indexer::Format::kJsonLines) {
         check(f.id.size() <= 200, "a JSON Lines id has at most 200 bytes");
         check(!r->raw_text.empty() || !f.title.empty(), "a JSON Lines record has text or a title");
@@ -85,6 +88,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check(a.month >= 0 && a.month <= 12 && a.day >= 0 && a.day <= 31 && (a.day == 0 || a.month != 0),
             "a date is a date");
     }
+    const auto problems = reader->take_problems();
+    check(problems.size() <= reader->rejected(), "each record left out is counted");
+    for (const auto& p : problems)
+      check(p.line >= 1 && is_utf8(p.what), "a record left out is said with its line");
   } catch (const abstracts::Error&) {
     // InputError: bad input, rejected as the readers promise.
   }

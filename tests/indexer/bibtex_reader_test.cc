@@ -445,5 +445,67 @@ TEST(BibtexReader, ToldByContent) {
   EXPECT_EQ(Reader::open(dir / "refs.ris")->format(), Format::kRis);
 }
 
+// Issue 40: an entry keeps its first kMaxAuthors authors and counts them all,
+// splitting the list a name at a time.
+TEST(Issue40, BibtexKeepsTheFirstTenThousandAuthorsAndCountsThemAll) {
+  TempDir dir;
+  std::string names;
+  for (std::size_t i = 0; i < kMaxAuthors + 3; ++i) {
+    names += (i == 0 ? "" : " and ") + ("Family" + std::to_string(i) + ", Given");
+  }
+  const auto records =
+      read(dir, "@article{many, author = {" + names +
+                    "}, abstract = {Many.}}\n"
+                    "@article{one, author = {Smith, A. and others}, abstract = {One.}}\n");
+  ASSERT_EQ(records.size(), 2u);
+  const Abstract& many = records[0].fields;
+  ASSERT_EQ(many.authors.size(), kMaxAuthors);
+  EXPECT_EQ(many.author_count, kMaxAuthors + 3);
+  EXPECT_EQ(many.authors.front().family, "Family0");
+  EXPECT_EQ(many.authors.back().family, "Family9999");
+  EXPECT_EQ(many.authors.back().given, "Given");
+  EXPECT_EQ(records[1].fields.authors.size(), 1u);
+  EXPECT_EQ(records[1].fields.author_count, 1u) << "\"others\" names nobody";
+}
+
+// Issue 40: an entry is bounded, not its lines. A line of 3 MiB is read in
+// pieces of 1 MiB, joined without a line break, and a macro's name that a
+// piece's end cuts in two is still one name.
+TEST(Issue40, BibtexLinesMayBeLongAndANameMayCrossTheirPieces) {
+  TempDir dir;
+  const std::string head = "@article{k, abstract = {";
+  // "okapi" starts 2 bytes before the line's first piece ends.
+  const std::string before((1u << 20) - 2 - head.size() - 4, 'x'), after(2u << 20, 'y');
+  const auto records =
+      read(dir, "@string{okapi = {giraffid}}\n" + head + before + "} # okapi # {" + after +
+                    "}}\n"
+                    "@article{next, abstract = {Next.}}\n");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].raw_text, before + "giraffid" + after);
+  EXPECT_EQ(records[1].raw_text, "Next.");
+  EXPECT_EQ(records[1].line, 3u);
+}
+
+// Issue 40: a @string entry over 16 MiB cannot define its macros; the entries
+// after it, which might use them, are left out with it (one problem said), and
+// those before it read.
+TEST(Issue40, AStringEntryOverItsCapLeavesOutTheRestOfTheFile) {
+  TempDir dir;
+  write_file(dir / "big.bib", "@article{before, abstract = {Before.}}\n@string{big = {" +
+                                  std::string(17u << 20, 'x') +
+                                  "}}\n@article{after, abstract = big}\n@comment{not counted}\n"
+                                  "@article{late, abstract = {Late.}}\n");
+  auto reader = Reader::open(dir / "big.bib");
+  std::vector<std::string> texts;
+  while (auto r = reader->next()) texts.push_back(r->raw_text);
+  EXPECT_EQ(texts, std::vector<std::string>{"Before."});
+  EXPECT_EQ(reader->rejected(), 3u);
+  const auto problems = reader->take_problems();
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].line, 2u);
+  EXPECT_EQ(problems[0].what,
+            "a BibTeX entry over 16 MiB, so the file's remaining entries are skipped too");
+}
+
 }  // namespace
 }  // namespace abstracts::indexer

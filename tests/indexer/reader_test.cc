@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
 #include <string>
@@ -265,13 +267,40 @@ TEST(TextReader, MissingOrUnreadableFileIsAnError) {
   }
 }
 
-TEST(TextReader, OverlongLineIsAnError) {
+// Issue 40: a line over 1 MiB, a record over its cap, is left out, said with its
+// line, and the lines after it read (it was an error on the whole file).
+TEST(Issue40, ALineOverOneMebibyteIsLeftOutAndTheFileReadOn) {
   TempDir dir;
-  auto file = dir / "long.txt";
-  write_file(file, kHeader + "\nshort\n" + std::string((1u << 20) + 10, 'a') + "\n");
-  auto e = ReadAllError(file);
-  if (!e) return;
-  EXPECT_EQ(e->line(), 4u);
+  const std::string long_line((1u << 20) + 10, 'a');
+  const struct {
+    std::string name, content;
+    std::uint32_t line;
+  } files[] = {
+      {"long.txt", kHeader + "\nshort\n" + long_line + "\nafter\n", 4},
+      {"long.jsonl",
+       "{\"_id\": \"1\", \"text\": \"short\"}\n{\"_id\": \"2\", \"text\": \"" + long_line +
+           "\"}\n{\"_id\": \"3\", \"text\": \"after\"}\n",
+       2},
+  };
+  for (const auto& f : files) {
+    SCOPED_TRACE(f.name);
+    write_file(dir / f.name, f.content);
+    auto reader = Reader::open(dir / f.name);
+    std::vector<std::string> texts;
+    while (auto r = reader->next()) texts.push_back(r->raw_text);
+    EXPECT_EQ(texts, (std::vector<std::string>{"short", "after"}));
+    EXPECT_EQ(reader->skipped(), 0u);
+    EXPECT_EQ(reader->rejected(), 1u);
+    const auto problems = reader->take_problems();
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].line, f.line);
+    EXPECT_EQ(problems[0].what, "a line over 1 MiB");
+    EXPECT_TRUE(reader->take_problems().empty()) << "each said once";
+    const InputError warning = skipped_record(dir / f.name, problems[0]);
+    EXPECT_EQ(std::string(warning.what()), (dir / f.name).string() + ":" + std::to_string(f.line) +
+                                               ": a line over 1 MiB; record skipped");
+    EXPECT_EQ(warning.line(), f.line);
+  }
 }
 
 TEST(TextReader, FormatChosenByContentNotExtension) {
@@ -481,6 +510,133 @@ TEST(BundledCorpus, EveryFileReadsWithVenueAndAllAbstracts) {
     EXPECT_EQ(records.front().line, 3u);
     EXPECT_EQ(records.back().line, 39u);
   }
+}
+
+// ---------------------------------------------------------------------------
+// Issue 40: RIS records do not merge and are bounded; authors are bounded in
+// every format; "id" and "abstract" make an arXiv record.
+
+// A TY line after a record without ER made the two one record ("First Second").
+TEST(Issue40, RisTyWithoutErEndsTheRecordBefore) {
+  TempDir dir;
+  write_file(dir / "merged.ris",
+             "TY  - JOUR\nTI  - First\nAB  - First text.\n"
+             "TY  - JOUR\nTI  - Second\nAB  - Second text.\nER  - \n"
+             "TY  - JOUR\nAB  - Third, the last, without ER.\n");
+  const auto records = read_all(dir / "merged.ris");
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[0].fields.title, "First");
+  EXPECT_EQ(records[0].raw_text, "First text.");
+  EXPECT_EQ(records[0].line, 1u);
+  EXPECT_EQ(records[1].fields.title, "Second");
+  EXPECT_EQ(records[1].raw_text, "Second text.");
+  EXPECT_EQ(records[1].line, 4u);
+  EXPECT_EQ(records[2].raw_text, "Third, the last, without ER.");
+  EXPECT_EQ(records[2].line, 8u);
+}
+
+// A RIS line may be longer than 1 MiB (a record is bounded, not its lines); a
+// record over 16 MiB, of many lines or of one, is left out and the next read.
+TEST(Issue40, ARisRecordIsBoundedNotItsLines) {
+  TempDir dir;
+  const std::string long_abstract(3u << 20, 'w');
+  std::string ris = "TY  - JOUR\nAB  - " + long_abstract + "\nER  - \n";  // lines 1-3
+  ris += "TY  - JOUR\nAB  - start\n";                                     // line 4
+  const std::string more = "   more words of an abstract too long to keep\n";
+  while (ris.size() < (20u << 20)) ris += more;
+  const auto after_many = static_cast<std::uint32_t>(std::count(ris.begin(), ris.end(), '\n')) + 1;
+  ris += "ER  - \nTY  - JOUR\nAB  - " + std::string(17u << 20, 'x') + "\nER  - \n";
+  ris += "TY  - JOUR\nAB  - After.\nER  - \n";
+  write_file(dir / "big.ris", ris);
+  auto reader = Reader::open(dir / "big.ris");
+  std::vector<Record> records;
+  while (auto r = reader->next()) records.push_back(std::move(*r));
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].raw_text, long_abstract);
+  EXPECT_EQ(records[1].raw_text, "After.");
+  EXPECT_EQ(reader->rejected(), 2u);
+  const auto problems = reader->take_problems();
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_EQ(problems[0].line, 4u);
+  EXPECT_EQ(problems[0].what, "a RIS record over 16 MiB");
+  EXPECT_EQ(problems[1].line, after_many + 1) << "the record of one line over 16 MiB";
+}
+
+TEST(Issue40, RisKeepsTheFirstTenThousandAuthorsAndCountsThemAll) {
+  TempDir dir;
+  std::string ris = "TY  - JOUR\n";
+  for (std::size_t i = 0; i < kMaxAuthors + 3; ++i)
+    ris += "AU  - Family" + std::to_string(i) + ", Given\n";
+  ris += "   a continuation of the last name, not kept\nAB  - Many.\nER  - \n";
+  ris += "TY  - JOUR\nAU  - Wells, L\nAB  - One.\nER  - \n";
+  write_file(dir / "authors.ris", ris);
+  const auto records = read_all(dir / "authors.ris");
+  ASSERT_EQ(records.size(), 2u);
+  const Abstract& many = records[0].fields;
+  ASSERT_EQ(many.authors.size(), kMaxAuthors);
+  EXPECT_EQ(many.author_count, kMaxAuthors + 3);
+  EXPECT_EQ(many.authors.back().family, "Family9999");
+  EXPECT_EQ(many.authors.back().given, "Given");
+  ASSERT_EQ(records[1].fields.authors.size(), 1u);
+  EXPECT_EQ(records[1].fields.author_count, 1u);
+}
+
+// Each kind of JSON record with kMaxAuthors + 3 authors, and one with one author.
+TEST(Issue40, JsonRecordsKeepTheFirstTenThousandAuthorsAndCountThemAll) {
+  using nlohmann::json;
+  const std::size_t n = kMaxAuthors + 3;
+  json parsed = json::array(), s2 = json::array(), csl = json::array(), openalex = json::array();
+  std::string names;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string family = "Family" + std::to_string(i);
+    parsed.push_back({family, "Given", ""});
+    names += (i == 0 ? "" : ", ") + ("Given " + family);
+    s2.push_back({{"name", "Given " + family}});
+    csl.push_back({{"family", family}, {"given", "Given"}});
+    openalex.push_back({{"author", {{"display_name", "Given " + family}}}});
+  }
+  const json lines[] = {
+      {{"id", "1"}, {"abstract", "arXiv, authors_parsed"}, {"authors_parsed", parsed}},
+      {{"id", "2"}, {"abstract", "arXiv, authors"}, {"authors", names}},
+      {{"paperAbstract", "Semantic Scholar"}, {"authors", s2}},
+      {{"type", "article"}, {"abstract", "CSL-JSON"}, {"author", csl}},
+      {{"abstract_inverted_index", {{"OpenAlex", {0}}}}, {"authorships", openalex}},
+      {{"id", "3"}, {"abstract", "One author"}, {"authors", "Given Family"}},
+  };
+  std::string jsonl;
+  for (const auto& line : lines) jsonl += line.dump() + "\n";
+  TempDir dir;
+  write_file(dir / "authors.jsonl", jsonl);
+  const auto records = read_all(dir / "authors.jsonl");
+  ASSERT_EQ(records.size(), 6u);
+  for (std::size_t k = 0; k < 5; ++k) {
+    SCOPED_TRACE(records[k].raw_text);
+    const Abstract& f = records[k].fields;
+    ASSERT_EQ(f.authors.size(), kMaxAuthors);
+    EXPECT_EQ(f.author_count, n);
+    EXPECT_EQ(f.authors.back().family, "Family9999");
+    EXPECT_EQ(f.authors.back().given, "Given");
+  }
+  EXPECT_EQ(records[5].fields.authors.size(), 1u);
+  EXPECT_EQ(records[5].fields.author_count, 1u);
+}
+
+// docs/formats.md and the error of an object of no known kind say "id" and
+// "abstract" make an arXiv record; such a record was refused. A CSL-JSON item
+// with an "id" stays CSL-JSON.
+TEST(Issue40, IdAndAbstractMakeAnArxivRecord) {
+  TempDir dir;
+  write_file(dir / "records.jsonl",
+             "{\"id\": \"2101.00001\", \"abstract\": \"Okapis.\"}\n"
+             "{\"id\": \"smith2020\", \"type\": \"article-journal\", \"abstract\": \"Tapirs.\", "
+             "\"container-title\": \"Zoology\"}\n");
+  const auto records = read_all(dir / "records.jsonl");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].fields.arxiv_id, "2101.00001");
+  EXPECT_EQ(records[0].fields.venue, "arXiv");
+  EXPECT_EQ(records[1].fields.arxiv_id, "");
+  EXPECT_EQ(records[1].fields.venue, "Zoology");
+  EXPECT_EQ(records[1].fields.citation_key, "smith2020");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "abstracts/error.h"
@@ -559,6 +560,89 @@ TEST(Issue18Xml, SharedFilesReadEveryRecordWithAnAbstract) {
     EXPECT_EQ(with_date, n) << f.file;
     EXPECT_EQ(with_id, n) << f.file;
   }
+}
+
+// Issue 40: a PubMed citation and an Atom entry keep their first kMaxAuthors
+// authors and count them all.
+TEST(Issue40, XmlRecordsKeepTheFirstTenThousandAuthorsAndCountThemAll) {
+  const std::size_t n = kMaxAuthors + 3;
+  std::string pubmed =
+      "<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>1</PMID><Article>"
+      "<Abstract><AbstractText>Many.</AbstractText></Abstract><AuthorList>\n";
+  std::string atom =
+      "<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><summary>Many.</summary>\n";
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string family = "Family" + std::to_string(i);
+    pubmed += "<Author><LastName>" + family + "</LastName><ForeName>Given</ForeName></Author>\n";
+    atom += "<author><name>Given " + family + "</name></author>\n";
+  }
+  pubmed += "</AuthorList></Article></MedlineCitation></PubmedArticle></PubmedArticleSet>\n";
+  atom += "</entry></feed>\n";
+  TempDir dir;
+  for (const auto& [name, content] :
+       {std::pair{"authors.xml", pubmed}, std::pair{"authors.atom", atom}}) {
+    SCOPED_TRACE(name);
+    auto reader = open(dir, name, content);
+    const auto records = all(*reader);
+    ASSERT_EQ(records.size(), 1u);
+    const Abstract& f = records[0].fields;
+    ASSERT_EQ(f.authors.size(), kMaxAuthors);
+    EXPECT_EQ(f.author_count, n);
+    EXPECT_EQ(f.authors.back().family, "Family9999");
+    EXPECT_EQ(f.authors.back().given, "Given");
+  }
+}
+
+// Issue 40: an Atom entry over 16 MiB is left out, its text dropped as it is
+// read, and the entries around it read.
+TEST(Issue40, AnAtomEntryOverItsCapIsLeftOut) {
+  std::string atom =
+      "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<entry><summary>Before.</summary></entry>\n"
+      "<entry><title>Big</title><summary>\n";
+  const std::string line = "words of a summary too long to keep\n";
+  while (atom.size() < (17u << 20)) atom += line;
+  atom +=
+      "</summary><author><name>A. Late</name></author></entry>\n"
+      "<entry><summary>After.</summary></entry>\n</feed>\n";
+  TempDir dir;
+  auto reader = open(dir, "big.atom", atom);
+  const auto records = all(*reader);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].raw_text, "Before.");
+  EXPECT_EQ(records[1].raw_text, "After.");
+  EXPECT_TRUE(records[1].fields.authors.empty()) << "nothing of the entry left out";
+  EXPECT_EQ(records[1].fields.title, "");
+  EXPECT_EQ(reader->rejected(), 1u);
+  const auto problems = reader->take_problems();
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].line, 3u);
+  EXPECT_EQ(problems[0].what, "an XML record over 16 MiB");
+}
+
+// Issue 40: an attribute default in the internal subset would be applied to the
+// text ("INJECTED: ..."), though no DTD is read: refused on its line. A
+// declaration without a default changes nothing and is read.
+TEST(Issue40, AnAttributeDefaultInTheInternalSubsetIsRefused) {
+  const std::string article =
+      "<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>7</PMID><Article><Abstract>"
+      "<AbstractText>Okapis are shy.</AbstractText></Abstract></Article></MedlineCitation>"
+      "</PubmedArticle></PubmedArticleSet>\n";
+  const auto e = error_reading(
+      "<?xml version=\"1.0\"?>\n<!DOCTYPE PubmedArticleSet [\n"
+      "<!ATTLIST AbstractText Label CDATA \"INJECTED\">\n]>\n" +
+      article);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->line(), 3u) << e->what();
+  EXPECT_TRUE(abstracts::testing::contains(e->what(),
+                                           "default for the attribute 'Label' of <AbstractText>"))
+      << e->what();
+  TempDir dir;
+  auto reader = open(
+      dir, "implied.xml",
+      "<!DOCTYPE PubmedArticleSet [\n<!ATTLIST AbstractText Label CDATA #IMPLIED>\n]>\n" + article);
+  const auto records = all(*reader);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].raw_text, "Okapis are shy.");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -157,8 +158,10 @@ RunResult run_until(const std::string& program, const std::vector<std::string>& 
   close(out_pipe[0]);
   close(err_pipe[0]);
   int wstatus = 0;
-  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  struct rusage usage {};
+  while (wait4(pid, &wstatus, 0, &usage) < 0 && errno == EINTR) {
   }
+  result.peak_rss_kb = usage.ru_maxrss;
   result.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
   return result;
 }

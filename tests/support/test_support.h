@@ -49,6 +49,9 @@ struct RunResult {
   std::string out;
   std::string err;
   bool timed_out = false;  // killed by run_with_limit
+  // The program's peak resident set (ru_maxrss): at least this process's resident set at the
+  // spawn, as the child starts as its copy.
+  long peak_rss_kb = 0;
 };
 
 // Runs `program` with `args` (no shell), with the environment of this process

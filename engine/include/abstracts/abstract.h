@@ -2,6 +2,7 @@
 #ifndef ABSTRACTS_ABSTRACT_H_
 #define ABSTRACTS_ABSTRACT_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -14,6 +15,11 @@ struct Author {
   std::string family;  // surname ("Balázs"); the whole name when the source does not split it
   std::string given;   // given names or initials ("C."), "" if none
 };
+
+// The most authors an abstract keeps (Abstract::authors): a record may name
+// millions (a collaboration's author list pasted whole), and every search that
+// shows it would carry them. Abstract::author_count still counts them all.
+inline constexpr std::size_t kMaxAuthors = 10000;
 
 struct Abstract {
   // Stable short id. For the bundled text format it is derived from the text
@@ -35,6 +41,8 @@ struct Abstract {
 
   // What a bibliographic source says besides; empty or 0 when it does not.
   std::vector<Author> authors;           // in the source's order
+  // How many authors the source names; `authors` keeps the first kMaxAuthors of them.
+  std::size_t author_count = 0;
   int month = 0;                         // 1-12, with `year`
   int day = 0;                           // 1-31, with `month`
   std::vector<std::string> categories;   // arXiv categories ("cs.CL"), keywords

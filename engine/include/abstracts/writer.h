@@ -33,6 +33,10 @@ struct FileReport {
   std::size_t same_paper = 0;
   std::size_t removed = 0;     // abstracts dropped from the index (gone from the file, or with it)
   std::size_t skipped = 0;     // records without an abstract (for BEIR: neither text nor title), left out
+  // Records that could not be read, left out and the rest of the file read on: a
+  // record over its format's size cap (docs/formats.md). Each is also reported
+  // to IndexOptions::on_warning.
+  std::size_t rejected = 0;
   std::size_t other_shards = 0;  // abstracts that belong to the other shards (WriterOptions::shard), left out
   std::string kind;  // kSkipped: what the file seems to be ("PDF", "Markdown", "backup", "other")
 };
@@ -55,7 +59,9 @@ struct IndexOptions {
   // it were indexed.
   std::function<void(const std::exception&)> on_error;
   // Called for what is left out without failing the run: a symbolic link in a
-  // folder that loops or leads nowhere.
+  // folder that loops or leads nowhere, and each record that could not be read
+  // (FileReport::rejected): an InputError naming its file and line, "FILE:LINE:
+  // WHAT; record skipped".
   std::function<void(const std::exception&)> on_warning;
   // Called on the calling thread every few thousand abstracts.
   std::function<void(const IndexProgress&)> on_progress;
