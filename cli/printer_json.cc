@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -30,6 +31,7 @@ void describe(Json& j, const Abstract& a) {
   Json authors = Json::array();
   for (const auto& author : a.authors) authors.push_back({{"family", author.family}, {"given", author.given}});
   j["authors"] = std::move(authors);
+  j["author_count"] = std::max(a.author_count, a.authors.size());
   const std::string date = iso_date(a);
   j["date"] = date.empty() ? Json() : Json(date);
   j["categories"] = a.categories;

@@ -102,7 +102,13 @@ class TextPrinter : public Printer {
     out_ << paint(kBold, escape_controls(a.title)) << '\n';
     if (!a.authors.empty()) {
       std::string names;
-      for (const auto& author : a.authors) names += (names.empty() ? "" : ", ") + display_name(author);
+      // A collaboration's thousands of names would bury the abstract.
+      constexpr std::size_t kShown = 10;
+      for (std::size_t i = 0; i < a.authors.size() && i < kShown; ++i) {
+        names += (names.empty() ? "" : ", ") + display_name(a.authors[i]);
+      }
+      const std::size_t all = std::max(a.author_count, a.authors.size());
+      if (all > kShown) names += " and " + std::to_string(all - kShown) + " others";
       out_ << escape_controls(names) << '\n';
     }
     out_ << "id " << escape_controls(a.id) << "  " << location(a);

@@ -111,7 +111,7 @@ std::string encode(const Abstract& a, bool title_in_text) {
                                 clean(a.text),   authors,                 std::to_string(a.month),
                                 std::to_string(a.day), categories,        clean(a.doi),
                                 clean(a.arxiv_id), clean(a.pmid),         clean(a.citation_key),
-                                title_in_text ? "1" : "0"};
+                                title_in_text ? "1" : "0", std::to_string(a.author_count)};
   std::string out;
   out.reserve(a.text.size() + a.title.size() + a.source.size() + 64);
   for (const auto& f : fields) {
@@ -124,7 +124,7 @@ std::string encode(const Abstract& a, bool title_in_text) {
 Abstract decode(std::string_view data, bool* title_in_text) {
   auto f = split(data, kSep);
   Abstract a;
-  if (f.size() != 16) return a;
+  if (f.size() != 17) return a;
   a.id = f[0];
   a.source = f[1];
   a.line = to_number<std::uint32_t>(f[2]);
@@ -148,6 +148,7 @@ Abstract decode(std::string_view data, bool* title_in_text) {
   a.pmid = f[13];
   a.citation_key = f[14];
   if (title_in_text != nullptr) *title_in_text = f[15] == "1";
+  a.author_count = to_number<std::size_t>(f[16]);
   return a;
 }
 

@@ -33,6 +33,20 @@ std::uint64_t leading_bytes(std::string_view s) {
   return v;
 }
 
+// Bounds of what a stored record holds (beyond them a value is cut, at a
+// character's boundary, with "…").
+constexpr std::size_t kMaxStoredTextBytes = 1 << 20;
+constexpr std::size_t kMaxStoredFieldBytes = 16 << 10;
+constexpr std::size_t kMaxStoredCategories = 1000;
+
+void cut_utf8(std::string& s, std::size_t max_bytes) {
+  if (s.size() <= max_bytes) return;
+  std::size_t at = max_bytes - 3;  // room for the "…"
+  while (at > 0 && (static_cast<unsigned char>(s[at]) & 0xc0) == 0x80) --at;
+  s.resize(at);
+  s += "\u2026";
+}
+
 }  // namespace
 
 std::string abstract_id(const Record& record) {
@@ -68,10 +82,21 @@ Abstract make_abstract(const Record& record, const std::string& source, const st
   }
   // "AU  - et al." (Cochrane), "and others" (BibTeX), and a name of LaTeX that
   // shows nothing ("{\relax}"): no one's name.
+  const std::size_t named = a.authors.size();
   std::erase_if(a.authors, [](const Author& author) {
     return author.given.empty() && (author.family.empty() || author.family == "et al." ||
                                     author.family == "et al" || author.family == "others");
   });
+  // The readers keep kMaxAuthors and count the rest; an Abstract given to
+  // Writer::add may hold any number.
+  a.author_count = std::max(a.author_count, named) - (named - a.authors.size());
+  if (a.authors.size() > kMaxAuthors) a.authors.resize(kMaxAuthors);
+  // What is stored of a record stays bounded whatever the record holds (a real
+  // abstract is a few kilobytes, its title a line, its keywords a few dozen).
+  cut_utf8(a.text, kMaxStoredTextBytes);
+  cut_utf8(a.title, kMaxStoredFieldBytes);
+  cut_utf8(a.venue, kMaxStoredFieldBytes);
+  if (a.categories.size() > kMaxStoredCategories) a.categories.resize(kMaxStoredCategories);
   for (auto& category : a.categories) category = display_text(category);
   a.source = source;
   a.line = record.line;

@@ -148,5 +148,32 @@ TEST_F(Issue40Index, TheSummaryAgreesWithStats) {
   EXPECT_EQ(count(), 3u);
 }
 
+// Finding 11: what a record stores and shows is bounded, and the count of its
+// authors kept.
+TEST_F(Issue40Index, AuthorsPastTheCapAreCountedNotStoredAndShownShort) {
+  std::string authors;
+  for (int i = 0; i < 12000; ++i) authors += (i == 0 ? "" : " and ") + std::string("Author") + std::to_string(i);
+  write_file(dir_ / "atlas.bib", "@article{atlas, doi = {10.9/atlas}, author = {" + authors +
+                                     "}, abstract = {Collaborations of aardwolves measure things.}}\n");
+  std::string text = "TY  - JOUR\nDO  - 10.9/long\nAB  - Long about bettongs.\n";
+  for (int i = 0; i < 30000; ++i) text += "   and then the bettongs dug another burrow, number " + std::to_string(i) + "\n";
+  write_file(dir_ / "long.ris", text + "ER  - \n");
+  ASSERT_EQ(abstracts({"index", "atlas.bib", "long.ris"}).status, 0);
+  auto r = abstracts({"show", "--json", "10.9/atlas"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json shown = json::parse(r.out);
+  EXPECT_EQ(shown.at("author_count"), 12000);
+  EXPECT_EQ(shown.at("authors").size(), 10000u);
+  r = abstracts({"show", "10.9/atlas"});
+  EXPECT_TRUE(contains(r.out, "Author8, Author9 and 11990 others\n")) << r.out.substr(0, 300);
+  EXPECT_LT(r.out.size(), 2000u);
+  r = abstracts({"show", "--json", "10.9/long"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string stored = json::parse(r.out).at("text");
+  EXPECT_LE(stored.size(), std::size_t{1} << 20);
+  EXPECT_TRUE(stored.ends_with("\u2026")) << stored.substr(stored.size() - 40);
+  EXPECT_EQ(count(), 2u);
+}
+
 }  // namespace
 }  // namespace abstracts::testing::issue40_index_test
