@@ -103,6 +103,12 @@ std::string display_name(const Author& author) {
   return author.given + " " + author.family;
 }
 
+std::string zotero_link(const Abstract& a) {
+  if (a.zotero_key.empty()) return {};
+  if (a.zotero_group == 0) return "zotero://select/library/items/" + a.zotero_key;
+  return "zotero://select/groups/" + std::to_string(a.zotero_group) + "/items/" + a.zotero_key;
+}
+
 std::string iso_date(const Abstract& a) {
   if (a.year == 0) return {};
   char buf[16];

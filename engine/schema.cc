@@ -97,21 +97,31 @@ std::string encode(const Abstract& a, bool title_in_text) {
     }
     return out;
   };
-  std::string authors, categories;
-  for (const auto& author : a.authors) {
-    if (!authors.empty()) authors += kListSep;
-    authors += clean(author.family) + kPairSep + clean(author.given);
-  }
-  for (const auto& category : a.categories) {
-    if (!categories.empty()) categories += kListSep;
-    categories += clean(category);
-  }
+  auto names = [&](const std::vector<Author>& list) {
+    std::string out;
+    for (const auto& author : list) {
+      if (!out.empty()) out += kListSep;
+      out += clean(author.family) + kPairSep + clean(author.given);
+    }
+    return out;
+  };
+  auto items = [&](const std::vector<std::string>& list) {
+    std::string out;
+    for (const auto& item : list) {
+      if (!out.empty()) out += kListSep;
+      out += clean(item);
+    }
+    return out;
+  };
+  const std::string authors = names(a.authors), categories = items(a.categories);
   const std::string fields[] = {clean(a.id),     clean(a.source),         std::to_string(a.line),
                                 clean(a.venue),  std::to_string(a.year),  clean(a.title),
                                 clean(a.text),   authors,                 std::to_string(a.month),
                                 std::to_string(a.day), categories,        clean(a.doi),
                                 clean(a.arxiv_id), clean(a.pmid),         clean(a.citation_key),
-                                title_in_text ? "1" : "0", std::to_string(a.author_count)};
+                                title_in_text ? "1" : "0", std::to_string(a.author_count),
+                                names(a.editors), clean(a.item_type), items(a.tags),
+                                items(a.collections), clean(a.zotero_key), std::to_string(a.zotero_group)};
   std::string out;
   out.reserve(a.text.size() + a.title.size() + a.source.size() + 64);
   for (const auto& f : fields) {
@@ -124,7 +134,22 @@ std::string encode(const Abstract& a, bool title_in_text) {
 Abstract decode(std::string_view data, bool* title_in_text) {
   auto f = split(data, kSep);
   Abstract a;
-  if (f.size() != 17) return a;
+  if (f.size() != 23) return a;
+  auto names = [](std::string_view list) {
+    std::vector<Author> out;
+    if (list.empty()) return out;
+    for (auto author : split(list, kListSep)) {
+      auto parts = split(author, kPairSep);
+      out.push_back({std::string(parts[0]), parts.size() > 1 ? std::string(parts[1]) : std::string()});
+    }
+    return out;
+  };
+  auto items = [](std::string_view list) {
+    std::vector<std::string> out;
+    if (list.empty()) return out;
+    for (auto item : split(list, kListSep)) out.emplace_back(item);
+    return out;
+  };
   a.id = f[0];
   a.source = f[1];
   a.line = to_number<std::uint32_t>(f[2]);
@@ -132,23 +157,22 @@ Abstract decode(std::string_view data, bool* title_in_text) {
   a.year = to_number<int>(f[4]);
   a.title = f[5];
   a.text = f[6];
-  if (!f[7].empty()) {
-    for (auto author : split(f[7], kListSep)) {
-      auto names = split(author, kPairSep);
-      a.authors.push_back({std::string(names[0]), names.size() > 1 ? std::string(names[1]) : std::string()});
-    }
-  }
+  a.authors = names(f[7]);
   a.month = to_number<int>(f[8]);
   a.day = to_number<int>(f[9]);
-  if (!f[10].empty()) {
-    for (auto c : split(f[10], kListSep)) a.categories.emplace_back(c);
-  }
+  a.categories = items(f[10]);
   a.doi = f[11];
   a.arxiv_id = f[12];
   a.pmid = f[13];
   a.citation_key = f[14];
   if (title_in_text != nullptr) *title_in_text = f[15] == "1";
   a.author_count = to_number<std::size_t>(f[16]);
+  a.editors = names(f[17]);
+  a.item_type = f[18];
+  a.tags = items(f[19]);
+  a.collections = items(f[20]);
+  a.zotero_key = f[21];
+  a.zotero_group = to_number<std::int64_t>(f[22]);
   return a;
 }
 

@@ -38,11 +38,17 @@ inline constexpr std::string_view kFilePrefix = "XF";   // XF<hash of absolute p
 inline constexpr std::string_view kAuthorPrefix = "XA";  // XA<family name, folded>
 inline constexpr std::string_view kFullNamePrefix = "XN";  // XN<given and family names, folded>
 inline constexpr std::string_view kCategoryPrefix = "XC";  // XC<category or keyword, folded>
+inline constexpr std::string_view kTagPrefix = "XT";       // XT<Zotero tag, folded>
+// XO<Zotero collection's path, folded>, for the collection and each above it
+// ("thesis", "thesis/chapter 2"): collection:"Thesis" finds its sub-collections' items.
+inline constexpr std::string_view kCollectionPrefix = "XO";
 // Facet terms: the value as shown (not folded), so `stats --by` counts and
 // prints "NeurIPS" and "C. Balázs" as the sources wrote them; a term's
 // frequency is the number of abstracts with that value. Years count by XY terms.
 inline constexpr std::string_view kVenueFacetPrefix = "XKV";
 inline constexpr std::string_view kCategoryFacetPrefix = "XKC";
+inline constexpr std::string_view kTagFacetPrefix = "XKT";
+inline constexpr std::string_view kCollectionFacetPrefix = "XKO";  // the collection's whole path
 inline constexpr std::string_view kAuthorFacetPrefix = "XKA";
 // XI<scheme>:<identifier>, lower case: "XIdoi:10.1103/physrevd.76.013009",
 // "XIarxiv:0704.0001", "XIpmid:17284678".

@@ -98,6 +98,10 @@ Abstract make_abstract(const Record& record, const std::string& source, const st
   cut_utf8(a.venue, kMaxStoredFieldBytes);
   if (a.categories.size() > kMaxStoredCategories) a.categories.resize(kMaxStoredCategories);
   for (auto& category : a.categories) category = display_text(category);
+  for (auto& editor : a.editors) {
+    editor.family = display_text(editor.family);
+    editor.given = display_text(editor.given);
+  }
   a.source = source;
   a.line = record.line;
   // The record's own venue and date, or else the file's header's.
@@ -193,6 +197,18 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
   for (const auto& category : a.categories) {
     doc.add_boolean_term(field_term(kCategoryPrefix, analysis::Analyzer::fold(category)));
     doc.add_boolean_term(field_term(kCategoryFacetPrefix, category));
+  }
+  for (const auto& tag : a.tags) {
+    doc.add_boolean_term(field_term(kTagPrefix, analysis::Analyzer::fold(tag)));
+    doc.add_boolean_term(field_term(kTagFacetPrefix, tag));
+  }
+  for (const auto& path : a.collections) {
+    const std::string folded = analysis::Analyzer::fold(path);
+    for (std::size_t slash = folded.find('/'); slash != std::string::npos; slash = folded.find('/', slash + 1)) {
+      doc.add_boolean_term(field_term(kCollectionPrefix, folded.substr(0, slash)));
+    }
+    doc.add_boolean_term(field_term(kCollectionPrefix, folded));
+    doc.add_boolean_term(field_term(kCollectionFacetPrefix, path));
   }
   for (const auto& [scheme, value] : {std::pair<std::string_view, const std::string&>{"doi", a.doi},
                                       {"arxiv", a.arxiv_id},

@@ -50,7 +50,22 @@ struct Abstract {
   std::string arxiv_id;                  // "0704.0001", "hep-th/9901001", no version
   std::string pmid;                      // PubMed id, "17284678"
   std::string citation_key;              // BibTeX key, "balazs2007"
+  std::vector<Author> editors;           // a book's or proceedings' editors (Zotero)
+  std::string item_type;                 // the source's type: "journalArticle" (Zotero), "JOUR" (RIS), ...
+  // Zotero: the item's tags, and the collections it is in as paths from the
+  // library's top ("Thesis/Chapter 2").
+  std::vector<std::string> tags;
+  std::vector<std::string> collections;
+  // Zotero: the item's key ("ABCD2345") and its group's id (0: the user's own
+  // library), which make its link (zotero_link()).
+  std::string zotero_key;
+  std::int64_t zotero_group = 0;
 };
+
+// The link that opens the abstract's Zotero item in Zotero
+// ("zotero://select/library/items/ABCD2345", for a group
+// "zotero://select/groups/123/items/ABCD2345"); "" if it is no Zotero item.
+std::string zotero_link(const Abstract& abstract);
 
 // "C. Balázs": given names, then the family name.
 std::string display_name(const Author& author);
