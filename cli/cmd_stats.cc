@@ -16,8 +16,9 @@ void add_stats_command(CLI::App& app, Context& ctx, int& status) {
   auto* cmd = app.add_subcommand("stats", "Print statistics of the index, or counts of abstracts by a field");
   cmd->add_flag("--json", args->json, "Print one JSON object (with --by: one per value, JSON Lines)");
   cmd->add_option("--by", args->by,
-                  "Count the abstracts by year (newest first), venue, category or author (most first)")
-      ->check(CLI::IsMember({"year", "venue", "category", "author"}));
+                  "Count the abstracts by year (newest first), venue, category, author, Zotero tag or "
+                  "collection (most first)")
+      ->check(CLI::IsMember({"year", "venue", "category", "author", "tag", "collection"}));
   cmd->add_option("--limit", args->limit, "With --by: print at most this many values (0: all)")
       ->default_val(20)
       ->check(CLI::Range(0, 1000000000));
@@ -39,7 +40,8 @@ void add_stats_command(CLI::App& app, Context& ctx, int& status) {
       return;
     }
     static const std::map<std::string, Facet> kFacets{
-        {"year", Facet::kYear}, {"venue", Facet::kVenue}, {"category", Facet::kCategory}, {"author", Facet::kAuthor}};
+        {"year", Facet::kYear},     {"venue", Facet::kVenue}, {"category", Facet::kCategory},
+        {"author", Facet::kAuthor}, {"tag", Facet::kTag},     {"collection", Facet::kCollection}};
     const auto counts = index.facet_counts(kFacets.at(args->by), args->limit);
     for (const auto& c : counts) printer->facet(args->by, c);
     // As for a search: 1 when there is nothing to show (no abstract has the field).

@@ -40,6 +40,14 @@ void describe(Json& j, const Abstract& a) {
   j["arxiv"] = text_or_null(a.arxiv_id);
   j["pmid"] = text_or_null(a.pmid);
   j["citation_key"] = text_or_null(a.citation_key);
+  Json editors = Json::array();
+  for (const auto& e : a.editors) editors.push_back({{"family", e.family}, {"given", e.given}});
+  j["editors"] = std::move(editors);
+  j["item_type"] = text_or_null(a.item_type);
+  j["tags"] = a.tags;
+  j["collections"] = a.collections;
+  j["zotero_key"] = text_or_null(a.zotero_key);
+  j["zotero_link"] = text_or_null(zotero_link(a));
 }
 
 class JsonPrinter : public Printer {

@@ -125,6 +125,18 @@ class TextPrinter : public Printer {
       for (const auto& c : a.categories) list += (list.empty() ? "" : ", ") + c;
       out_ << "\n" << escape_controls(list);
     }
+    // A Zotero item's editors, tags and collections, a line each.
+    const auto line = [&](const char* label, const std::vector<std::string>& values) {
+      if (values.empty()) return;
+      std::string list;
+      for (const auto& v : values) list += (list.empty() ? "" : ", ") + v;
+      out_ << '\n' << label << escape_controls(list);
+    };
+    std::vector<std::string> editors;
+    for (const auto& e : a.editors) editors.push_back(display_name(e));
+    line("edited by ", editors);
+    line("tags: ", a.tags);
+    line("collections: ", a.collections);
     out_ << "\n\n" << escape_controls(a.text) << '\n';
   }
 
@@ -165,6 +177,8 @@ class TextPrinter : public Printer {
   }
 
   std::string location(const Abstract& a) const {
+    // A Zotero item has no line: its link opens it in Zotero.
+    if (!a.zotero_key.empty()) return paint(kPath, escape_controls(zotero_link(a)));
     if (a.source.empty()) return "-";
     return paint(kPath, escape_controls(display_path(a.source))) + ":" + paint(kLine, std::to_string(a.line));
   }

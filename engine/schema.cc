@@ -88,6 +88,13 @@ std::string file_term(std::string_view absolute_path) {
   return std::string(kFilePrefix) + hex;
 }
 
+std::string record_term(std::string_view absolute_path, std::uint32_t line) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(XXH3_64bits(absolute_path.data(), absolute_path.size())));
+  return std::string(kRecordPrefix) + hex + ":" + std::to_string(line);
+}
+
 std::string encode(const Abstract& a, bool title_in_text) {
   // A separator inside a value (from a source's metadata) would split it.
   auto clean = [](std::string_view value) {

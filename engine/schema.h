@@ -4,6 +4,7 @@
 #define ABSTRACTS_ENGINE_SCHEMA_H_
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -153,6 +154,12 @@ std::string identifier_term(std::string_view scheme, std::string_view id);
 
 // The XF term of a source file: a hash keeps it short for any path length.
 std::string file_term(std::string_view absolute_path);
+
+// XR<hash of the source path>:<line>: the term of one record of a source whose
+// records change one at a time (a Zotero database's items, each its own "line"),
+// so that one can be taken out without the rest.
+inline constexpr std::string_view kRecordPrefix = "XR";
+std::string record_term(std::string_view absolute_path, std::uint32_t line);
 
 // The index's zstd dictionary (empty if none).
 inline std::string dictionary_of(const Xapian::Database& db) {

@@ -116,7 +116,13 @@ std::vector<std::vector<PaperRecord>> group_papers(std::vector<PaperRecord> reco
 
 Xapian::Document PaperWriter::document(const std::vector<PaperRecord>& paper) const {
   const PaperRecord& shown = paper.back();
-  if (paper.size() == 1) return make_(shown.abstract, shown.title_in_text);
+  if (paper.size() == 1) {
+    Xapian::Document doc = make_(shown.abstract, shown.title_in_text);
+    if (!shown.abstract.zotero_key.empty()) {
+      doc.add_boolean_term(schema::record_term(shown.abstract.source, shown.abstract.line));
+    }
+    return doc;
+  }
   Abstract merged = shown.abstract;
   for (auto r = paper.rbegin() + 1; r != paper.rend(); ++r) {
     if (merged.doi.empty()) merged.doi = r->abstract.doi;
@@ -125,6 +131,7 @@ Xapian::Document PaperWriter::document(const std::vector<PaperRecord>& paper) co
   }
   Xapian::Document doc = make_(merged, shown.title_in_text);
   for (const auto& r : paper) {
+    if (!r.abstract.zotero_key.empty()) doc.add_boolean_term(schema::record_term(r.abstract.source, r.abstract.line));
     for (const auto& term : link_terms(r.abstract)) doc.add_boolean_term(term);
     if (r.abstract.source.empty()) continue;
     const auto name = std::filesystem::path(r.abstract.source).filename().string();
@@ -150,7 +157,7 @@ bool PaperWriter::add(PaperRecord record, bool replace) {
     for (auto p = db_.postlist_begin(term); p != db_.postlist_end(term); ++p) linked.insert(*p);
   }
   if (linked.empty()) {
-    db_.add_document(make_(record.abstract, record.title_in_text));
+    db_.add_document(document({record}));
     return false;
   }
   std::vector<PaperRecord> all;
@@ -201,6 +208,24 @@ std::vector<std::string> PaperWriter::remove_file(const std::string& abs, Xapian
     for (const auto& paper : group_papers(std::move(rest))) db_.add_document(document(paper));
   }
   return ids;
+}
+
+std::string PaperWriter::remove_record(const std::string& abs, std::uint32_t line) {
+  const std::string term = schema::record_term(abs, line);
+  std::vector<Xapian::docid> holding;
+  for (auto p = db_.postlist_begin(term); p != db_.postlist_end(term); ++p) holding.push_back(*p);
+  std::string id;
+  for (const Xapian::docid d : holding) {
+    std::vector<PaperRecord> rest = paper_records(db_.get_document(d), stored_);
+    std::erase_if(rest, [&](const PaperRecord& r) {
+      if (r.abstract.source != abs || r.abstract.line != line) return false;
+      id = r.abstract.id;
+      return true;
+    });
+    db_.delete_document(d);
+    for (const auto& paper : group_papers(std::move(rest))) db_.add_document(document(paper));
+  }
+  return id;
 }
 
 }  // namespace abstracts::indexer

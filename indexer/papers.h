@@ -77,6 +77,12 @@ class PaperWriter {
   // transaction's (a copy, a bulk build's part).
   std::vector<std::string> remove_file(const std::string& abs, Xapian::doccount commit_every = 0);
 
+  // Takes the record at `line` of the source `abs` out of the index, as
+  // remove_file() does a file's, if it is there: only a Zotero item's (a record
+  // with a zotero_key), which carries its schema::record_term(). Returns its id,
+  // or "" if there was none.
+  std::string remove_record(const std::string& abs, std::uint32_t line);
+
  private:
   Xapian::WritableDatabase& db_;
   MakeDocument make_;

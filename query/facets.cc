@@ -22,6 +22,12 @@ std::vector<FacetCount> count_facet(const Xapian::Database& db, Facet by, std::s
     case Facet::kAuthor:
       prefix = schema::kAuthorFacetPrefix;
       break;
+    case Facet::kTag:
+      prefix = schema::kTagFacetPrefix;
+      break;
+    case Facet::kCollection:
+      prefix = schema::kCollectionFacetPrefix;
+      break;
   }
   const std::string p(prefix);
   std::vector<FacetCount> counts;

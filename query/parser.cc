@@ -802,7 +802,8 @@ class Grammar {
     while (!typed.empty() && typed.back() == '*') typed.pop_back();
     std::string prefix;
     if (term_prefix == schema::kSourcePrefix || term_prefix == schema::kAuthorPrefix ||
-        term_prefix == schema::kCategoryPrefix) {
+        term_prefix == schema::kCategoryPrefix || term_prefix == schema::kTagPrefix ||
+        term_prefix == schema::kCollectionPrefix) {
       prefix = analysis::Analyzer::fold(typed);  // a name: folded whole, not split into words
     } else {
       std::string text = display_text(typed);
@@ -883,6 +884,12 @@ class Grammar {
       e.q = wild ? wildcard(lx, std::string(schema::kCategoryPrefix))
                  : Xapian::Query(schema::field_term(schema::kCategoryPrefix,
                                                     analysis::Analyzer::fold(display_text(lx.text))));
+    } else if (f == "tag" || f == "collection") {
+      // A collection is a path ("Thesis/Chapter 2"); an item is found by it and by each above it.
+      const std::string prefix(f == "tag" ? schema::kTagPrefix : schema::kCollectionPrefix);
+      std::string value = analysis::Analyzer::fold(display_text(lx.text));
+      while (f == "collection" && value.ends_with('/')) value.pop_back();
+      e.q = wild ? wildcard(lx, prefix) : Xapian::Query(schema::field_term(prefix, value));
     } else if (f == "doi" || f == "arxiv" || f == "pmid") {
       e.q = Xapian::Query(schema::identifier_term(f, lx.text));
     } else if (f == "id") {

@@ -21,7 +21,7 @@ _abstracts() {
   case $prev in
     --color) mapfile -t COMPREPLY < <(compgen -W "auto always never" -- "$cur") && return ;;
     --sort) mapfile -t COMPREPLY < <(compgen -W "relevance date" -- "$cur") && return ;;
-    --by) mapfile -t COMPREPLY < <(compgen -W "year venue category author" -- "$cur") && return ;;
+    --by) mapfile -t COMPREPLY < <(compgen -W "year venue category author tag collection" -- "$cur") && return ;;
     --index | --queries)
       compopt -o filenames 2>/dev/null
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
@@ -49,7 +49,7 @@ _abstracts() {
   elif [[ $command == search ]]; then
     # A field is completed with its colon and no space, so that its value follows.
     compopt -o nospace 2>/dev/null
-    mapfile -t COMPREPLY < <(compgen -W "venue: year: title: author: category: doi: arxiv: pmid: source: id:" -- "$cur")
+    mapfile -t COMPREPLY < <(compgen -W "venue: year: title: author: category: tag: collection: doi: arxiv: pmid: source: id:" -- "$cur")
   fi
 }
 complete -F _abstracts abstracts

@@ -42,11 +42,11 @@ complete -c abstracts -n $search -l queries -r -F -d 'Run each line of a file as
 complete -c abstracts -n $search -l no-correct -d 'Do not search for a spelling correction'
 complete -c abstracts -n $search -l no-acronyms -d 'Do not expand learned acronyms'
 complete -c abstracts -n $search -l no-feedback -d 'Do not rank with pseudo-relevance feedback'
-complete -c abstracts -n $search -a 'venue: year: title: author: category: doi: arxiv: pmid: source: id:' -d 'Query field'
+complete -c abstracts -n $search -a 'venue: year: title: author: category: tag: collection: doi: arxiv: pmid: source: id:' -d 'Query field'
 
 complete -c abstracts -n '__fish_seen_subcommand_from show acronyms sources' -l json -d 'Print JSON Lines'
 
 set -l stats '__fish_seen_subcommand_from stats'
-complete -c abstracts -n $stats -l by -x -a 'year venue category author' -d 'Count the abstracts by a field'
+complete -c abstracts -n $stats -l by -x -a 'year venue category author tag collection' -d 'Count the abstracts by a field'
 complete -c abstracts -n $stats -l limit -x -d 'With --by, print at most this many values'
 complete -c abstracts -n $stats -l json -d 'Print JSON'

@@ -33,6 +33,8 @@ enum class Facet {
   kVenue,     // the venue or journal, as written
   kCategory,  // arXiv categories, keywords, MeSH headings
   kAuthor,    // each author, by their name as written ("C. Balázs")
+  kTag,         // Zotero's tags, as written
+  kCollection,  // Zotero's collections, by their paths ("Thesis/Chapter 2"); an item counts in its own
 };
 
 // The number of abstracts with one value of a facet.
