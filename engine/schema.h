@@ -54,6 +54,9 @@ inline constexpr std::string_view kAuthorFacetPrefix = "XKA";
 // XI<scheme>:<identifier>, lower case: "XIdoi:10.1103/physrevd.76.013009",
 // "XIarxiv:0704.0001", "XIpmid:17284678".
 inline constexpr std::string_view kIdentifierPrefix = "XI";
+// XB<citation key, lower case>: `key:` and a pasted key find the record; keys
+// name papers in one bibliography only, so records are never merged by them.
+inline constexpr std::string_view kCitationKeyPrefix = "XB";
 // XD<short form's term>\x1f<short form as written>\x1f<long form, lower case>: an
 // acronym definition found in the abstract (engine/analysis/acronyms.h); its term
 // frequency counts the abstracts that make it, and a query finds an acronym's

@@ -1,6 +1,7 @@
 #include "indexer/document.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <filesystem>
 #include <string_view>
@@ -214,6 +215,11 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
                                       {"arxiv", a.arxiv_id},
                                       {"pmid", a.pmid}}) {
     if (!value.empty()) doc.add_boolean_term(identifier_term(scheme, value));
+  }
+  if (!a.citation_key.empty()) {
+    std::string key = a.citation_key;
+    for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    doc.add_boolean_term(field_term(kCitationKeyPrefix, key));
   }
   if (!a.source.empty()) {
     auto name = std::filesystem::path(a.source).filename().string();

@@ -1,6 +1,7 @@
 #include "abstracts/index.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 #include <xapian.h>
@@ -16,6 +17,7 @@
 #include "query/deadline.h"
 #include "query/facets.h"
 #include "query/hits.h"
+#include "query/identifiers.h"
 #include "query/parser.h"
 #include "query/positional.h"
 #include "query/ranking.h"
@@ -75,11 +77,29 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       query::FeedbackWeights feedback;
       query::Ranking ranking;
     };
+    // A query that is an identifier (a pasted DOI or link) asks for that paper.
+    std::optional<query::IdentifierQuery> identifier;
+    std::vector<Xapian::Query> identified;
+    if (language) {
+      identifier = query::read_identifier(text);
+      if (identifier) {
+        for (const auto& term : query::identifier_terms(*identifier)) {
+          if (db.term_exists(term)) identified.emplace_back(term);
+        }
+        if (identified.empty() && !identifier->certain) identifier.reset();  // words, after all
+      }
+    }
     auto run = [&](std::string_view q, std::vector<std::string>& notes, std::vector<std::string>* reread) {
       auto* keep = options.explain ? &notes : nullptr;
       Run r;
       query::PositionChecks checks(db);  // phrases checked on the best candidates only
-      r.asked = plain ? parser.parse_plain(q, keep, &checks) : parser.parse(q, keep, &checks, reread);
+      if (identifier) {
+        r.asked = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                                Xapian::Query(Xapian::Query::OP_OR, identified.begin(), identified.end()), 0);
+        if (keep != nullptr) keep->push_back("identifier: " + identifier->described());
+      } else {
+        r.asked = plain ? parser.parse_plain(q, keep, &checks) : parser.parse(q, keep, &checks, reread);
+      }
       deadline.check();
       query::PositionChecks* decider = checks.empty() ? nullptr : &checks;
       r.query = query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback, &deadline);
@@ -117,8 +137,9 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       return r;
     };
     Run ran = run(text, results.expansions, &rereadings);
-    results.notes = rereadings;
-    if (language) {
+    if (!identifier) results.notes = rereadings;  // an identifier's link or label is no prose
+    if (identifier && identified.empty()) results.notes.push_back("no abstract has " + identifier->described());
+    if (language && !identifier) {
       results.suggestion = query::correct_query(db, stored, text, analyzer);
       // A correction that does not parse ("ICE NEAR/3 THE" with a word made lower
       // case no longer reads as prose in capitals) is no correction.
@@ -170,10 +191,16 @@ std::vector<AcronymEntry> Index::acronyms() const {
 
 std::optional<Abstract> Index::get(std::string_view id) const {
   return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) -> std::optional<Abstract> {
-    std::string term = schema::id_term(id);
-    auto it = db.postlist_begin(term);
-    if (it == db.postlist_end(term)) return std::nullopt;
-    return schema::stored_abstract(db.get_document(*it), *it, stored);
+    // The id, or else an identifier in any form people write it (a DOI in capitals, a link, a key).
+    std::vector<std::string> terms{schema::id_term(id)};
+    if (const auto identifier = query::read_identifier(id)) {
+      for (auto& term : query::identifier_terms(*identifier)) terms.push_back(std::move(term));
+    }
+    for (const auto& term : terms) {
+      auto it = db.postlist_begin(term);
+      if (it != db.postlist_end(term)) return schema::stored_abstract(db.get_document(*it), *it, stored);
+    }
+    return std::nullopt;
   });
 }
 

@@ -23,7 +23,7 @@ std::size_t quote_length(std::string_view s, std::size_t i) {
 
 bool is_field(std::string_view name) {
   for (std::string_view field : {"venue", "year", "source", "id", "title", "author", "category", "doi", "arxiv", "pmid",
-                                  "tag", "collection"}) {
+                                  "tag", "collection", "key"}) {
     if (name == field) return true;
   }
   return false;

@@ -892,6 +892,10 @@ class Grammar {
       e.q = wild ? wildcard(lx, prefix) : Xapian::Query(schema::field_term(prefix, value));
     } else if (f == "doi" || f == "arxiv" || f == "pmid") {
       e.q = Xapian::Query(schema::identifier_term(f, lx.text));
+    } else if (f == "key") {
+      std::string key = lx.text;
+      for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      e.q = Xapian::Query(schema::field_term(schema::kCitationKeyPrefix, key));
     } else if (f == "id") {
       e.q = Xapian::Query(schema::id_term(lx.text));
     } else if (f == "source") {
