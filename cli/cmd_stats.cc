@@ -11,6 +11,7 @@ void add_stats_command(CLI::App& app, Context& ctx, int& status) {
     bool json = false;
     std::string by;
     std::size_t limit = 20;
+    std::vector<std::string> query;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("stats", "Print statistics of the index, or counts of abstracts by a field");
@@ -22,6 +23,8 @@ void add_stats_command(CLI::App& app, Context& ctx, int& status) {
   cmd->add_option("--limit", args->limit, "With --by: print at most this many values (0: all)")
       ->default_val(20)
       ->check(CLI::Range(0, 1000000000));
+  cmd->add_option("query", args->query,
+                  "With --by: count over the abstracts that match this query (docs/query-language.md)");
   cmd->fallthrough();
   cmd->callback([&ctx, &status, args] {
     // Not ctx.open_index(), which would build a missing default index first;
@@ -34,7 +37,13 @@ void add_stats_command(CLI::App& app, Context& ctx, int& status) {
     };
     Index index = Index::open(ctx.index_dir(), options);
     auto printer = make_printer(args->json, ctx);
+    std::string query;
+    for (const auto& word : args->query) query += (query.empty() ? "" : " ") + word;
     if (args->by.empty()) {
+      if (!query.empty()) {
+        throw Error("stats takes a query only with --by", "count a query's abstracts by a field: "
+                                                          "`abstracts stats --by year " + query + "`");
+      }
       printer->stats(index.stats());
       status = 0;
       return;
@@ -42,8 +51,9 @@ void add_stats_command(CLI::App& app, Context& ctx, int& status) {
     static const std::map<std::string, Facet> kFacets{
         {"year", Facet::kYear},     {"venue", Facet::kVenue}, {"category", Facet::kCategory},
         {"author", Facet::kAuthor}, {"tag", Facet::kTag},     {"collection", Facet::kCollection}};
-    const auto counts = index.facet_counts(kFacets.at(args->by), args->limit);
-    for (const auto& c : counts) printer->facet(args->by, c);
+    const auto counts = query.empty() ? index.facet_counts(kFacets.at(args->by), args->limit)
+                                      : index.facet_counts(kFacets.at(args->by), query, args->limit);
+    printer->facets(args->by, counts);
     // As for a search: 1 when there is nothing to show (no abstract has the field).
     status = counts.empty() ? 1 : 0;
   });

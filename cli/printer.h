@@ -7,6 +7,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "abstracts/abstracts.h"
 #include "cli/context.h"
@@ -19,8 +20,8 @@ class Printer {
   virtual void hit(const Hit& hit) = 0;
   virtual void abstract(const Abstract& abstract) = 0;
   virtual void stats(const IndexStats& stats) = 0;
-  // One value of `stats --by FACET` ("year", "venue", ...) and its count.
-  virtual void facet(const std::string& by, const FacetCount& count) = 0;
+  // The values of `stats --by FACET` ("year", "venue", ...) and their counts.
+  virtual void facets(const std::string& by, const std::vector<FacetCount>& counts) = 0;
   virtual void acronym(const AcronymEntry& entry) = 0;
   // One source of the index (`abstracts sources`).
   virtual void source(const SourceStatus& source) = 0;

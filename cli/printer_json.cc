@@ -103,7 +103,11 @@ class JsonPrinter : public Printer {
     emit(j);
   }
 
-  void facet(const std::string& by, const FacetCount& c) override {
+  void facets(const std::string& by, const std::vector<FacetCount>& counts) override {
+    for (const auto& c : counts) facet(by, c);
+  }
+
+  void facet(const std::string& by, const FacetCount& c) {
     Json j;
     j["by"] = by;
     j["value"] = c.value;

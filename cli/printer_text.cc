@@ -91,11 +91,26 @@ class TextPrinter : public Printer {
     out_ << '\n';
   }
 
-  // "     57  NeurIPS", as `uniq -c` counts.
-  void facet(const std::string& /*by*/, const FacetCount& c) override {
-    char count[24];
-    std::snprintf(count, sizeof count, "%7llu", static_cast<unsigned long long>(c.abstracts));
-    out_ << count << "  " << escape_controls(c.value) << '\n';
+  // "     57  NeurIPS", as `uniq -c` counts; years on a terminal with a bar
+  // each, a histogram of when the matches were written.
+  void facets(const std::string& by, const std::vector<FacetCount>& counts) override {
+    std::uint64_t most = 0;
+    for (const auto& c : counts) most = std::max(most, c.abstracts);
+    for (const auto& c : counts) {
+      char count[24];
+      std::snprintf(count, sizeof count, "%7llu", static_cast<unsigned long long>(c.abstracts));
+      out_ << count << "  " << escape_controls(c.value);
+      if (by == "year" && terminal_ && most > 0) {
+        constexpr std::uint64_t kWidth = 50;
+        const auto eighths = (c.abstracts * kWidth * 8 + most - 1) / most;  // a bar in eighths of a cell
+        std::string bar;
+        for (std::uint64_t i = 0; i < eighths / 8; ++i) bar += "\u2588";
+        static const char* const kParts[] = {"", "\u258f", "\u258e", "\u258d", "\u258c", "\u258b", "\u258a", "\u2589"};
+        bar += kParts[eighths % 8];
+        out_ << "  " << paint(kDim, bar);
+      }
+      out_ << '\n';
+    }
   }
 
   void abstract(const Abstract& a) override {

@@ -51,20 +51,54 @@ SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOp
   });
 }
 
+namespace {
+
+// What a search and a facet of a query both parse with.
+struct QueryReading {
+  QueryReading(Xapian::Database& db, const query::DatabasePool& pool, const query::Deadline& deadline,
+               bool expand_acronyms)
+      : acronyms(db, thread_analyzer()) {
+    context.db = &db;
+    context.deadline = &deadline;
+    context.position_budget = &budget;
+    context.xapian_positions = pool.is_cluster();
+    context.refuse_xor = pool.local_shards() >= 2;
+    if (expand_acronyms) context.acronyms = &acronyms;
+  }
+  query::PositionBudget budget;  // afresh if the search runs again (a writer's commit)
+  query::AcronymLookup acronyms;
+  query::ParserContext context;
+};
+
+// A query that is an identifier (a pasted DOI or link) asks for that paper:
+// the identifier, with the terms of it that `db` has in `identified`; nullopt
+// for a query of words (an uncertain identifier, a number or a word, that no
+// abstract has, is words).
+std::optional<query::IdentifierQuery> identifier_of(const Xapian::Database& db, std::string_view text,
+                                                    std::vector<Xapian::Query>& identified) {
+  auto identifier = query::read_identifier(text);
+  if (!identifier) return std::nullopt;
+  for (const auto& term : query::identifier_terms(*identifier)) {
+    if (db.term_exists(term)) identified.emplace_back(term);
+  }
+  if (identified.empty() && !identifier->certain) return std::nullopt;
+  return identifier;
+}
+
+// The filter an identifier's terms make: which abstracts, weighing nothing.
+Xapian::Query identifier_filter(const std::vector<Xapian::Query>& identified) {
+  return Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
+                       Xapian::Query(Xapian::Query::OP_OR, identified.begin(), identified.end()), 0);
+}
+
+}  // namespace
+
 SearchResults Index::search(std::string_view text, const SearchOptions& options) const {
   const auto& analyzer = thread_analyzer();
   const query::Deadline deadline(options.time_limit);
   return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
-    query::PositionBudget budget;  // afresh if the search runs again (a writer's commit)
-    query::ParserContext context;
-    context.db = &db;
-    context.deadline = &deadline;
-    context.position_budget = &budget;
-    context.xapian_positions = impl_->pool.is_cluster();
-    context.refuse_xor = impl_->pool.local_shards() >= 2;
-    query::AcronymLookup acronyms(db, analyzer);
-    if (options.expand_acronyms) context.acronyms = &acronyms;
-    query::Parser parser(analyzer, context);
+    QueryReading reading(db, impl_->pool, deadline, options.expand_acronyms);
+    query::Parser parser(analyzer, reading.context);
     const bool language = options.syntax == QuerySyntax::kQueryLanguage;
     SearchResults results;
     // A query of words alone means what the same plain text means, and ranks so.
@@ -77,25 +111,14 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       query::FeedbackWeights feedback;
       query::Ranking ranking;
     };
-    // A query that is an identifier (a pasted DOI or link) asks for that paper.
-    std::optional<query::IdentifierQuery> identifier;
     std::vector<Xapian::Query> identified;
-    if (language) {
-      identifier = query::read_identifier(text);
-      if (identifier) {
-        for (const auto& term : query::identifier_terms(*identifier)) {
-          if (db.term_exists(term)) identified.emplace_back(term);
-        }
-        if (identified.empty() && !identifier->certain) identifier.reset();  // words, after all
-      }
-    }
+    const auto identifier = language ? identifier_of(db, text, identified) : std::nullopt;
     auto run = [&](std::string_view q, std::vector<std::string>& notes, std::vector<std::string>* reread) {
       auto* keep = options.explain ? &notes : nullptr;
       Run r;
       query::PositionChecks checks(db);  // phrases checked on the best candidates only
       if (identifier) {
-        r.asked = Xapian::Query(Xapian::Query::OP_SCALE_WEIGHT,
-                                Xapian::Query(Xapian::Query::OP_OR, identified.begin(), identified.end()), 0);
+        r.asked = identifier_filter(identified);
         if (keep != nullptr) keep->push_back("identifier: " + identifier->described());
       } else {
         r.asked = plain ? parser.parse_plain(q, keep, &checks) : parser.parse(q, keep, &checks, reread);
@@ -233,6 +256,28 @@ IndexStats Index::stats() const {
 std::vector<FacetCount> Index::facet_counts(Facet by, std::size_t limit) const {
   return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor&) {
     return query::count_facet(db, by, limit);
+  });
+}
+
+std::vector<FacetCount> Index::facet_counts(Facet by, std::string_view text, std::size_t limit,
+                                            double time_limit) const {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return facet_counts(by, limit);
+  const query::Deadline deadline(time_limit);
+  return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor&) {
+    QueryReading reading(db, impl_->pool, deadline, true);
+    query::Parser parser(thread_analyzer(), reading.context);
+    query::PositionChecks checks(db);
+    std::vector<Xapian::Query> identified;
+    Xapian::Query q;
+    if (identifier_of(db, text, identified)) {
+      q = identifier_filter(identified);
+    } else {
+      q = parser.only_words(text, nullptr) ? parser.parse_plain(text, nullptr, &checks)
+                                           : parser.parse(text, nullptr, &checks, nullptr);
+    }
+    Xapian::Enquire enquire(db);
+    enquire.set_query(q);
+    return query::count_facet_of_matches(db, enquire, checks.empty() ? nullptr : &checks, by, limit, deadline);
   });
 }
 

@@ -169,6 +169,10 @@ Ranking fetch(Xapian::Enquire& enquire, std::size_t first, std::size_t count, Xa
 
 }  // namespace
 
+Xapian::MSet all_matches(Xapian::Enquire& enquire, PositionChecks* checks, Xapian::doccount doccount) {
+  return checked_mset(enquire, 0, 0, std::max<Xapian::doccount>(doccount, 1), checks).mset;
+}
+
 Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xapian::Query& asked,
                   std::size_t user_words, const RankingOptions& r, std::size_t offset, std::size_t limit,
                   PositionChecks* checks, Xapian::doccount check_at_least, bool ties_by_id) {

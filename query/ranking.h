@@ -61,6 +61,11 @@ struct Ranking {
 // The hits of `mset`, in its order, with its weights as their scores.
 Ranking as_ranking(Xapian::MSet mset);
 
+// Every match of `enquire`'s query, with the position checks of `checks` (if
+// any) made on each, as an exact count makes them; a MatchSpy added to
+// `enquire` sees each. `doccount` is the database's.
+Xapian::MSet all_matches(Xapian::Enquire& enquire, PositionChecks* checks, Xapian::doccount doccount);
+
 // Orders hits of equal score newest first, then by id, as one
 // index and the shards of a cluster (which number documents differently) both
 // can. (Xapian's remote backend takes a value slot, not a KeyMaker.)

@@ -113,6 +113,14 @@ class Index {
   // are not counted. Cost: one scan of the facet's terms, not of the abstracts.
   std::vector<FacetCount> facet_counts(Facet by, std::size_t limit = 0) const;
 
+  // The same over the abstracts that match `query` (every feature of the query
+  // language, as search() reads it): who writes about this, and since when. A
+  // blank query counts the whole index. Cost: a pass over the matches, reading
+  // each one's terms (docs/performance.md). Throws QueryError as search() does,
+  // and when the count runs past `time_limit` seconds.
+  std::vector<FacetCount> facet_counts(Facet by, std::string_view query, std::size_t limit = 0,
+                                       double time_limit = 10) const;
+
   // The acronyms learned from the abstracts, by short form, most frequent long
   // form first.
   std::vector<AcronymEntry> acronyms() const;
