@@ -49,7 +49,14 @@ bool is_word_char(UChar32 c) {
   }
 }
 
-bool is_digit(UChar32 c) { return c < 0x80 ? (c >= '0' && c <= '9') : u_isdigit(c) != 0; }
+// Superscript and subscript digits count as digits ("CO₂" is "CO 2", as "CO2"
+// is; "x²" from LaTeX's "x^2" is "x 2"); NFKC makes them plain digits after.
+bool is_digit(UChar32 c) {
+  if (c < 0x80) return c >= '0' && c <= '9';
+  return u_isdigit(c) != 0 || c == 0xb2 || c == 0xb3 || c == 0xb9 || (c >= 0x2070 && c <= 0x2079 && c != 0x2071 &&
+                                                                      c != 0x2072 && c != 0x2073) ||
+         (c >= 0x2080 && c <= 0x2089);
+}
 
 // "GPT4" is "GPT 4" and "GPT-4", "40mg" is "40 mg": a word ends where digits meet
 // letters, as Lucene's WordDelimiterGraphFilter splits on numerics. A mark stays

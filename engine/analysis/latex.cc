@@ -30,6 +30,7 @@ const std::unordered_map<std::string_view, std::string_view>& symbols() {
       {"OE", "Œ"}, {"aa", "å"}, {"AA", "Å"}, {"l", "ł"}, {"L", "Ł"}, {"i", "ı"},
       {"j", "ȷ"},
       // Greek.
+      {"sqrt", "√"},
       {"alpha", "α"}, {"beta", "β"}, {"gamma", "γ"}, {"delta", "δ"}, {"epsilon", "ε"},
       {"varepsilon", "ε"}, {"zeta", "ζ"}, {"eta", "η"}, {"theta", "θ"}, {"vartheta", "ϑ"},
       {"iota", "ι"}, {"kappa", "κ"}, {"lambda", "λ"}, {"mu", "μ"}, {"nu", "ν"}, {"xi", "ξ"},
@@ -92,7 +93,26 @@ bool is_letter_accent(std::string_view name) {
 }
 
 // The bytes step() treats specially; every other byte is copied as it is.
-bool may_start_markup(char c) { return c == '\\' || c == '$' || c == '-' || c == '{' || c == '}'; }
+bool may_start_markup(char c) {
+  return c == '\\' || c == '$' || c == '-' || c == '{' || c == '}' || c == '^' || c == '_';
+}
+
+// The superscript and subscript forms Unicode has of digits and signs: "x^2" in
+// math is shown "x²" ("$\sqrt{s}=7$ TeV" is "√s=7 TeV"); NFKC folds them back
+// for search, so the terms are those of "x 2".
+std::string_view script_form(char c, bool super) {
+  static const char* const kSuper[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  static const char* const kSub[] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+  if (c >= '0' && c <= '9') return super ? kSuper[c - '0'] : kSub[c - '0'];
+  switch (c) {
+    case '+': return super ? "⁺" : "₊";
+    case '-': return super ? "⁻" : "₋";
+    case '=': return super ? "⁼" : "₌";
+    case '(': return super ? "⁽" : "₍";
+    case ')': return super ? "⁾" : "₎";
+  }
+  return {};
+}
 
 class Converter {
  public:
@@ -143,6 +163,7 @@ class Converter {
     } else if (c == '$') {
       if (is_math_dollar(i_)) {
         i_ += (i_ + 1 < s_.size() && s_[i_ + 1] == '$') ? 2 : 1;
+        in_math_ = !in_math_;
       } else {
         out_ += c;
         ++i_;
@@ -152,6 +173,8 @@ class Converter {
       bool em = s_.substr(i_, 3) == "---";
       out_ += em ? "—" : "–";
       i_ += em ? 3 : 2;
+    } else if ((c == '^' || c == '_') && in_math_) {
+      script(c == '^');
     } else if (c == '{' || c == '}') {
       // Grouping braces go; "}{" between two arguments (\frac{a}{b}) keeps them
       // apart, but not a letter from the next: BibTeX names are written
@@ -162,6 +185,40 @@ class Converter {
       out_ += c;
       ++i_;
     }
+  }
+
+  // In math, "^2", "^{10}", "_{+1}": a superscript or subscript, shown as
+  // Unicode writes it when it has a form of every character; else as written.
+  void script(bool super) {
+    const std::size_t at = i_ + 1;
+    std::string_view arg;
+    std::size_t next = at;
+    if (at < s_.size() && s_[at] == '{') {
+      const auto close = s_.find('}', at);
+      if (close != std::string_view::npos) {
+        arg = s_.substr(at + 1, close - at - 1);
+        next = close + 1;
+      }
+    } else if (at < s_.size()) {
+      arg = s_.substr(at, 1);
+      next = at + 1;
+    }
+    std::string shown;
+    for (char ch : arg) {
+      const auto form = script_form(ch, super);
+      if (form.empty()) {
+        shown.clear();
+        break;
+      }
+      shown += form;
+    }
+    if (shown.empty()) {
+      out_ += s_[i_];
+      ++i_;
+      return;
+    }
+    out_ += shown;
+    i_ = next;
   }
 
   // True if the group at `j` is one letter written as a BibTeX special
@@ -301,7 +358,11 @@ class Converter {
       case '\\': case ',': case ';': case ':': case '>': case ' ':
         out_ += ' ';
         return;
-      case '(': case ')': case '[': case ']':  // math delimiters \( \) \[ \]: "Top-\(K\)" -> "Top-K"
+      case '(': case '[':  // math delimiters \( \) \[ \]: "Top-\(K\)" -> "Top-K"
+        in_math_ = true;
+        return;
+      case ')': case ']':
+        in_math_ = false;
         return;
       case '!': case '/': case '@': case '-':  // negative space, italic correction, hyphenation
         return;
@@ -314,6 +375,7 @@ class Converter {
   std::size_t i_ = 0;
   std::string out_;
   std::vector<std::size_t> math_dollars_;
+  bool in_math_ = false;
 };
 
 }  // namespace

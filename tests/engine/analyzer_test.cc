@@ -95,6 +95,11 @@ TEST_F(AnalyzerTest, DigitsAndLettersAreSeparateWords) {
       {"COVID19", "COVID-19"},
       {"40mg", "40 mg"},
       {"IL6", "IL\u20116"},  // non-breaking hyphen
+      // Superscript and subscript digits are digits (issue 43: LaTeX's "x^2" is shown "x²").
+      {"CO\u2082", "CO2"},
+      {"km\u00b2", "km 2"},
+      {"x\u00b2", "x^2"},
+      {"\u00b9\u2075N", "15 N"},
   });
   // Each part is a word of its own, at its own position and bytes.
   auto tokens = analyzer_.tokenize("Qwen3 models");

@@ -82,7 +82,7 @@ TEST(LatexToText, TextAndFontCommandsKeepTheirArgument) {
 TEST(LatexToText, GreekLettersAndSymbols) {
   ExpectTable({
       {R"($\Omega(1/T)$)", "Ω(1/T)"},
-      {R"(rate $\Omega(1/T)$ and $O(1/T^2)$)", "rate Ω(1/T) and O(1/T^2)"},
+      {R"(rate $\Omega(1/T)$ and $O(1/T^2)$)", "rate Ω(1/T) and O(1/T²)"},
       {R"($\rightarrow$)", "→"},
       {R"(a \rightarrow b)", "a → b"},
       {R"($\alpha$)", "α"},
@@ -103,6 +103,21 @@ TEST(LatexToText, EscapedCharactersUnescape) {
   });
 }
 
+// Issue 43: math keeps the symbols Unicode has. "$\sqrt{s}=7$ TeV" was "s=7 TeV".
+TEST(LatexToText, MathKeepsItsSymbolsWhereUnicodeHasThem) {
+  ExpectTable({
+      {R"($\sqrt{s}=7$ TeV)", "√s=7 TeV"},
+      {"$x^2 + y^{10}$", "x² + y¹⁰"},
+      {"$10^{-3}$ s", "10⁻³ s"},
+      {"$H_2O$ and $x_{n+1}$", "H₂O and x_n+1"},
+      {R"($^{15}$N($p,\gamma$))", "¹⁵N(p,γ)"},
+      {R"(\(y^2\) and $x_i$)", "y² and x_i"},  // no subscript i in every font: as written
+      {"$x^{ab}$", "x^ab"},
+      {"text^2 and a_b outside math", "text^2 and a_b outside math"},
+      {"costs $5 and x^2 is not math", "costs $5 and x^2 is not math"},
+  });
+}
+
 TEST(LatexToText, MathDelimitersGoContentStays) {
   ExpectTable({
       {"$x$", "x"},
@@ -111,7 +126,7 @@ TEST(LatexToText, MathDelimitersGoContentStays) {
       {R"(\[x\])", "x"},
       {"$n=20$ samples", "n=20 samples"},
       {"$x$ and $y$", "x and y"},
-      {"display $$E = mc^2$$ here", "display E = mc^2 here"},
+      {"display $$E = mc^2$$ here", "display E = mc² here"},
       {R"(efficiency, Top-\(K\) also)", "efficiency, Top-K also"},
       {R"(see \[ a + b \] below)", "see a + b below"},
   });
