@@ -9,9 +9,9 @@
 namespace abstracts::cli {
 
 void add_result_options(CLI::App& cmd, SearchOptions& options, bool& json) {
-  cmd.add_option("-n,--limit", options.limit, "Show at most this many hits")
+  cmd.add_option("-n,--limit", options.limit, "Show at most this many hits (0: all)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
+      ->check(CLI::Range(0, 1000000000));
   cmd.add_option("--offset", options.offset, "Skip this many of the best hits")->capture_default_str();
   cmd.add_flag("--json", json, "Print JSON Lines, one object per hit");
   cmd.add_flag("--explain", options.explain,
@@ -19,6 +19,14 @@ void add_result_options(CLI::App& cmd, SearchOptions& options, bool& json) {
 }
 
 namespace {
+
+// The query language's notes on how it read the query, one line on stderr.
+void print_notes(const SearchResults& results, const std::string& prefix) {
+  if (results.notes.empty()) return;
+  std::string line;
+  for (const auto& n : results.notes) line += (line.empty() ? "" : "; ") + n;
+  std::cerr << "note: " << prefix << escape_controls(line) << '\n';
+}
 
 struct SearchArgs {
   std::vector<std::string> words;
@@ -46,6 +54,7 @@ std::size_t search_one(const Index& index, const std::string& query, const Searc
     options.snippets = false;
     options.correct_spelling = false;  // the count of what was typed, as grep -c
     const SearchResults results = index.search(query, options);
+    print_notes(results, prefix);
     printer.count(label, results.estimated_matches);
     return results.estimated_matches;
   }
@@ -59,11 +68,7 @@ std::size_t search_one(const Index& index, const std::string& query, const Searc
     } else if (first && !results.suggestion.empty()) {
       std::cerr << "abstracts: " << prefix << "did you mean " << quote_query(results.suggestion) << "?\n";
     }
-    if (first && !results.notes.empty()) {
-      std::string line;
-      for (const auto& n : results.notes) line += (line.empty() ? "" : "; ") + n;
-      std::cerr << "note: " << prefix << escape_controls(line) << '\n';
-    }
+    if (first) print_notes(results, prefix);
     return results;
   };
   return print_hits(printer, args.options, fetch);
@@ -105,8 +110,9 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
   queries->excludes(query);
   add_result_options(*cmd, args->options, args->json);
   cmd->add_flag("-c,--count", args->count, "Print only the number of matching abstracts");
-  cmd->add_option("--sort", args->sort, "Order of the hits: relevance (best first) or date (newest first)")
-      ->check(CLI::IsMember({"relevance", "date"}))
+  cmd->add_option("--sort", args->sort,
+                  "Order of the hits: relevance (best first), date (newest first) or oldest (oldest first)")
+      ->check(CLI::IsMember({"relevance", "date", "oldest"}))
       ->capture_default_str();
   cmd->add_flag("--no-correct", args->no_correct,
                 "Do not search for a spelling correction when the query finds nothing");
@@ -118,7 +124,9 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
     if (args->words.empty() && args->queries.empty()) {
       throw Error("search needs a query", "abstracts search QUERY..., or abstracts search --queries FILE");
     }
-    args->options.sort = args->sort == "date" ? SortOrder::kDate : SortOrder::kRelevance;
+    args->options.sort = args->sort == "date"     ? SortOrder::kDate
+                         : args->sort == "oldest" ? SortOrder::kOldest
+                                                  : SortOrder::kRelevance;
     args->options.correct_spelling = !args->no_correct;
     args->options.expand_acronyms = !args->no_acronyms;
     if (args->no_feedback) args->options.ranking.feedback_min_words = 0;

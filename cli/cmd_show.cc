@@ -12,8 +12,13 @@ void add_show_command(CLI::App& app, Context& ctx, int& status) {
   auto* cmd = app.add_subcommand("show", "Print abstracts by id");
   cmd->add_option("ids", *ids, "Ids, as printed by search")->required();
   cmd->add_flag("--json", *json, "Print JSON Lines, one object per abstract");
+  auto authors = std::make_shared<std::string>("10");
+  cmd->add_option("--authors", *authors, "How many authors to print: 10 (then 'and N others') or all")
+      ->check(CLI::IsMember({"10", "all"}))
+      ->capture_default_str();
   cmd->fallthrough();
-  cmd->callback([&ctx, &status, ids, json] {
+  cmd->callback([&ctx, &status, ids, json, authors] {
+    ctx.all_authors = *authors == "all";
     Index index = ctx.open_index();
     auto printer = make_printer(*json, ctx);
     bool all_found = true;

@@ -15,6 +15,7 @@ struct Context {
   std::string index_option;  // --index, "" if not given
   std::string color = "auto";
   bool allow_partial = false;  // --allow-partial
+  bool all_authors = false;    // show --authors all: every author, not the first ten
 
   // The index directory: --index, else $ABSTRACTS_INDEX, else
   // $XDG_DATA_HOME/abstracts/index, else ~/.local/share/abstracts/index.

@@ -39,7 +39,7 @@ class Printer {
   virtual void count(const std::string& label, std::size_t matches) = 0;
 };
 
-// Prints options.limit hits from options.offset with `printer`, fetched from
+// Prints options.limit hits (0: all) from options.offset with `printer`, fetched from
 // `fetch` a page at a time, so that --limit 100000 holds one page of abstracts in
 // memory, not all of them; then Printer::matched. With options.explain, how the
 // query was understood goes to stderr, once. `fetch` is told whether it fetches
@@ -54,8 +54,9 @@ std::size_t print_hits(Printer& printer, SearchOptions options,
 // terminal.
 std::unique_ptr<Printer> make_printer(bool json, const Context& ctx);
 
-// Text for people: colour only if `color`; Printer::matched only if `terminal`.
-std::unique_ptr<Printer> make_text_printer(std::ostream& out, bool color, bool terminal);
+// Text for people: colour only if `color`; Printer::matched only if `terminal`;
+// an abstract's every author with `all_authors`, else the first ten.
+std::unique_ptr<Printer> make_text_printer(std::ostream& out, bool color, bool terminal, bool all_authors = false);
 
 // JSON Lines: one object per hit, abstract or stats; a batch's hits carry
 // "query" (Printer::query's label).

@@ -41,7 +41,8 @@ std::string human_size(std::uint64_t bytes) {
 
 class TextPrinter : public Printer {
  public:
-  TextPrinter(std::ostream& out, bool color, bool terminal) : out_(out), color_(color), terminal_(terminal) {}
+  TextPrinter(std::ostream& out, bool color, bool terminal, bool all_authors)
+      : out_(out), color_(color), terminal_(terminal), all_authors_(all_authors) {}
 
   void query(const std::string& label, const std::string& text) override {
     if (printed_) out_ << '\n';
@@ -118,12 +119,15 @@ class TextPrinter : public Printer {
     if (!a.authors.empty()) {
       std::string names;
       // A collaboration's thousands of names would bury the abstract.
-      constexpr std::size_t kShown = 10;
-      for (std::size_t i = 0; i < a.authors.size() && i < kShown; ++i) {
+      const std::size_t shown = all_authors_ ? a.authors.size() : 10;
+      for (std::size_t i = 0; i < a.authors.size() && i < shown; ++i) {
         names += (names.empty() ? "" : ", ") + display_name(a.authors[i]);
       }
       const std::size_t all = std::max(a.author_count, a.authors.size());
-      if (all > kShown) names += " and " + std::to_string(all - kShown) + " others";
+      // Past the names printed (or past the 10,000 stored), how many more the source names.
+      if (const std::size_t printed = std::min(shown, a.authors.size()); all > printed) {
+        names += " and " + std::to_string(all - printed) + " others";
+      }
       out_ << escape_controls(names) << '\n';
     }
     out_ << "id " << escape_controls(a.id) << "  " << location(a);
@@ -217,6 +221,7 @@ class TextPrinter : public Printer {
   std::ostream& out_;
   bool color_;
   bool terminal_;
+  bool all_authors_;
   bool printed_ = false;
 };
 
@@ -227,7 +232,8 @@ std::size_t print_hits(Printer& printer, SearchOptions options,
   // 5,000 hits hold about 11 MB; smaller pages cost more queries (1,000: --limit
   // 100000 on 115k abstracts took 9.5 s, 5,000: 6.1 s, one call: 4.5 s and 216 MB).
   constexpr std::size_t kPage = 5000;
-  const std::size_t wanted = options.limit, skipped = options.offset;
+  // --limit 0 is every hit, as for `stats --by`.
+  const std::size_t wanted = options.limit == 0 ? SIZE_MAX : options.limit, skipped = options.offset;
   options.count_matches_up_to = std::max(options.count_matches_up_to, printer.count_matches_up_to());
   std::size_t printed = 0, matches = 0, indexed = 0;
   bool exact = false;
@@ -259,11 +265,11 @@ std::size_t print_hits(Printer& printer, SearchOptions options,
 
 std::unique_ptr<Printer> make_printer(bool json, const Context& ctx) {
   if (json) return make_json_printer(std::cout);
-  return make_text_printer(std::cout, ctx.use_color(), isatty(STDOUT_FILENO) != 0);
+  return make_text_printer(std::cout, ctx.use_color(), isatty(STDOUT_FILENO) != 0, ctx.all_authors);
 }
 
-std::unique_ptr<Printer> make_text_printer(std::ostream& out, bool color, bool terminal) {
-  return std::make_unique<TextPrinter>(out, color, terminal);
+std::unique_ptr<Printer> make_text_printer(std::ostream& out, bool color, bool terminal, bool all_authors) {
+  return std::make_unique<TextPrinter>(out, color, terminal, all_authors);
 }
 
 }  // namespace abstracts::cli

@@ -88,6 +88,10 @@ inline std::string date_then_id(int date, std::string_view id) {
   return value;
 }
 
+// The date as in kDateSlot, for sorting oldest first: an undated abstract's
+// is 99999999, so that it comes last then too.
+inline constexpr Xapian::valueno kOldestSlot = 6;
+
 // The records of a paper read more than once (indexer/papers.h), when it has
 // more than one: what the indexer rebuilds the document from when one of them
 // changes or leaves. The query side never reads it.

@@ -187,6 +187,7 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
   if (a.year != 0) {
     doc.add_value(kDateSlot, Xapian::sortable_serialise(date));
   }
+  doc.add_value(kOldestSlot, Xapian::sortable_serialise(a.year != 0 ? date : 99999999));
   for (const auto& author : a.authors) {
     // author:balazs, and author:"C. Balázs" as the source names them.
     if (!author.family.empty()) {

@@ -136,15 +136,19 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       enquire.set_query(r.query);
       enquire.set_weighting_scheme(query::bm25(options.ranking, &deadline));
       RankingOptions ranking = options.ranking;
-      if (options.sort == SortOrder::kDate) {
-        // Newest first; the score orders abstracts of one date. Proximity would
-        // reorder the best hits by score: not wanted here.
-        enquire.set_sort_by_value_then_relevance(schema::kDateSlot, true);
+      if (options.sort == SortOrder::kDate || options.sort == SortOrder::kOldest) {
+        // Newest (oldest) first; the score orders abstracts of one date. Proximity
+        // would reorder the best hits by score: not wanted here.
+        if (options.sort == SortOrder::kDate) {
+          enquire.set_sort_by_value_then_relevance(schema::kDateSlot, true);
+        } else {
+          enquire.set_sort_by_value_then_relevance(schema::kOldestSlot, false);
+        }
         ranking.proximity_weight = 0;
       }
       r.ranking = query::best_hits(db, enquire, r.asked, query::count_user_words(r.asked), ranking,
                                    options.offset, options.limit, decider,
-                                   query::check_at_least(db, options), options.sort != SortOrder::kDate);
+                                   query::check_at_least(db, options), options.sort == SortOrder::kRelevance);
       if (options.sort == SortOrder::kDate && r.ranking.mset.get_max_possible() == 0 && !r.ranking.hits.empty()) {
         // Filters only, every hit weighs 0: newest first, then by id, which one
         // index and the shards of a cluster order alike (not by document number).

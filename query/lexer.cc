@@ -21,12 +21,38 @@ std::size_t quote_length(std::string_view s, std::size_t i) {
   return 0;
 }
 
+constexpr std::string_view kFields[] = {"venue", "year",  "source", "id",  "title", "author",     "category",
+                                        "doi",   "arxiv", "pmid",   "tag", "key",   "collection"};
+
 bool is_field(std::string_view name) {
-  for (std::string_view field : {"venue", "year", "source", "id", "title", "author", "category", "doi", "arxiv", "pmid",
-                                  "tag", "collection", "key"}) {
-    if (name == field) return true;
+  return std::find(std::begin(kFields), std::end(kFields), name) != std::end(kFields);
+}
+
+// The field a mistyped name meant ("autor" -> "author"): the one within two
+// edits (one for a name of four letters or fewer), or "" if none or several.
+std::string closest_field(std::string_view name) {
+  auto distance = [](std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      std::size_t diagonal = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diagonal = up;
+      }
+    }
+    return row[b.size()];
+  };
+  std::string found;
+  for (std::string_view field : kFields) {
+    if (distance(name, field) <= (field.size() <= 4 ? 1u : 2u)) {
+      if (!found.empty()) return "";
+      found = field;
+    }
   }
-  return false;
+  return found;
 }
 
 std::string lower_ascii(std::string_view s) {
@@ -107,7 +133,9 @@ class Lexer {
       if (letters) {
         // Prose has colons too: "Some examples: Rabin, ...".
         if (!is_field(name)) {
-          reread("\"" + w + "\" at column " + std::to_string(col) + " is no field: read as a word");
+          const std::string meant = closest_field(name);
+          reread("\"" + w + "\" at column " + std::to_string(col) + " is no field: read as a word" +
+                 (meant.empty() ? "" : " (did you mean " + meant + ":?)"));
           return {Kind::kWord, std::move(w), col};
         }
         Lexeme lx(Kind::kField, w.substr(colon + 1), col);

@@ -12,7 +12,7 @@ _abstracts() {
   # The command is the first word that is neither an option nor an option's value.
   for ((i = 1; i < COMP_CWORD; i++)); do
     case ${COMP_WORDS[i]} in
-      --index | --color | --queries | --sort | --by | --shard | -g | --glob | -n | --limit | --offset) ((i++)) ;;
+      --index | --color | --queries | --sort | --by | --shard | -g | --glob | -n | --limit | --offset | --authors) ((i++)) ;;
       -*) ;;
       *) command=${COMP_WORDS[i]} && break ;;
     esac
@@ -20,7 +20,8 @@ _abstracts() {
 
   case $prev in
     --color) mapfile -t COMPREPLY < <(compgen -W "auto always never" -- "$cur") && return ;;
-    --sort) mapfile -t COMPREPLY < <(compgen -W "relevance date" -- "$cur") && return ;;
+    --sort) mapfile -t COMPREPLY < <(compgen -W "relevance date oldest" -- "$cur") && return ;;
+    --authors) mapfile -t COMPREPLY < <(compgen -W "10 all" -- "$cur") && return ;;
     --by) mapfile -t COMPREPLY < <(compgen -W "year venue category author tag collection" -- "$cur") && return ;;
     --index | --queries)
       compopt -o filenames 2>/dev/null
@@ -36,7 +37,8 @@ _abstracts() {
     forget) options="-q --quiet" ;;
     search) options="-n --limit --offset --json --explain -c --count --sort --queries --no-correct --no-acronyms --no-feedback" ;;
     similar) options="-n --limit --offset --json --explain" ;;
-    show | acronyms | sources) options="--json" ;;
+    show) options="--json --authors" ;;
+    acronyms | sources) options="--json" ;;
     stats) options="--by --limit --json" ;;
   esac
   if [[ $cur == -* ]]; then

@@ -37,7 +37,7 @@ complete -c abstracts -n $results -l explain -d 'Say how the query was understoo
 
 set -l search '__fish_seen_subcommand_from search'
 complete -c abstracts -n $search -s c -l count -d 'Print only the number of matching abstracts'
-complete -c abstracts -n $search -l sort -x -a 'relevance date' -d 'Order of the hits'
+complete -c abstracts -n $search -l sort -x -a 'relevance date oldest' -d 'Order of the hits'
 complete -c abstracts -n $search -l queries -r -F -d 'Run each line of a file as a query'
 complete -c abstracts -n $search -l no-correct -d 'Do not search for a spelling correction'
 complete -c abstracts -n $search -l no-acronyms -d 'Do not expand learned acronyms'
@@ -45,6 +45,7 @@ complete -c abstracts -n $search -l no-feedback -d 'Do not rank with pseudo-rele
 complete -c abstracts -n $search -a 'venue: year: title: author: category: tag: collection: doi: arxiv: pmid: source: id:' -d 'Query field'
 
 complete -c abstracts -n '__fish_seen_subcommand_from show acronyms sources' -l json -d 'Print JSON Lines'
+complete -c abstracts -n '__fish_seen_subcommand_from show' -l authors -x -a '10 all' -d 'How many authors to print'
 
 set -l stats '__fish_seen_subcommand_from stats'
 complete -c abstracts -n $stats -l by -x -a 'year venue category author tag collection' -d 'Count the abstracts by a field'

@@ -64,6 +64,7 @@ struct RankingOptions {
 enum class SortOrder {
   kRelevance,  // best first (BM25, with feedback and proximity as RankingOptions say)
   kDate,       // newest first (year, month, day as known), then best first; undated last
+  kOldest,     // oldest first, then best first; undated last
 };
 
 struct SearchOptions {
