@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the build tree into a temporary prefix, then builds the tour of
-# docs/library.md against it twice, through find_package and through
+# docs/library.md against it twice (and the reading-list example on its own), through find_package and through
 # pkg-config (with the -std the program chooses, and an rpath, as docs/library.md
 # says), and runs both on the bundled corpus.
 #   consumer_test.sh SOURCE_DIR BUILD_DIR [EXTRA_CXXFLAGS]
@@ -35,3 +35,12 @@ export PKG_CONFIG_PATH=$(dirname "$(find "$work/prefix" -name abstracts.pc)")
 c++ -std=c++20 $extra "$work/consumer/tour.cc" -o "$work/tour-pc" $(pkg-config --cflags --libs abstracts) \
   -Wl,-rpath,"$(cd "$libdir" && pwd)"
 check_run "$work/tour-pc" pkg-config
+
+# The reading-list example, built on its own against the install, as
+# examples/reading-list/README.md says: `cmake -S examples/reading-list -B b`.
+cmake -S "$src/examples/reading-list" -B "$work/reading-list" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_CXX_FLAGS="$extra" >/dev/null
+cmake --build "$work/reading-list" >/dev/null
+"$work/reading-list/reading-list" --help | grep -q "a personal list of papers" || { echo "reading-list: no help"; exit 1; }
+echo "reading-list on its own: ok"
+
