@@ -175,12 +175,13 @@ struct Fingerprint {
   bool operator==(const Fingerprint&) const = default;
 };
 
-Fingerprint fingerprint(const fs::path& database) {
+// `live` is the database's file; errors name `database`.
+Fingerprint fingerprint(const fs::path& live, const fs::path& database) {
   Fingerprint f;
-  f.db = see(database, false, database);
-  f.journal = see(database.string() + "-journal", true, database);
-  f.wal = see(database.string() + "-wal", true, database);
-  f.header = first_bytes(database, 100);
+  f.db = see(live, false, database);
+  f.journal = see(live.string() + "-journal", true, database);
+  f.wal = see(live.string() + "-wal", true, database);
+  f.header = first_bytes(live, 100);
   return f;
 }
 
@@ -392,23 +393,24 @@ struct Snapshot::Impl {
 
 namespace {
 
-// Copies `database` into `folder` until a copy is consistent (see above);
-// throws InputError if none is after kTries.
-void copy_consistently(const fs::path& database, const fs::path& folder) {
+// Copies the database file `live` (`database` with its links followed, as
+// SQLite follows them to find the journal) into `folder` until a copy is
+// consistent (see above); throws InputError if none is after kTries.
+void copy_consistently(const fs::path& database, const fs::path& live, const fs::path& folder) {
   const fs::path copy = folder / "zotero.sqlite";
   for (int attempt = 0; attempt < kTries; ++attempt) {
     if (kPauseMs[attempt] > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(kPauseMs[attempt]));
     }
-    const Fingerprint before = fingerprint(database);
+    const Fingerprint before = fingerprint(live, database);
     if (!before.db.exists) throw input_error(database, "no such file");
     std::error_code ec;
     for (const char* suffix : {"-journal", "-wal"}) fs::remove(copy.string() + suffix, ec);
-    copy_file(database, copy, database);
+    copy_file(live, copy, database);
     for (const char* suffix : {"-journal", "-wal"}) {
-      copy_file(database.string() + suffix, copy.string() + suffix, database);
+      copy_file(live.string() + suffix, copy.string() + suffix, database);
     }
-    const Fingerprint after = fingerprint(database);
+    const Fingerprint after = fingerprint(live, database);
     if (before != after) continue;
     // The journal and -wal copied are the ones hashed before and after.
     const FileSeen journal = see(copy.string() + "-journal", true, database);
@@ -575,6 +577,8 @@ Snapshot Snapshot::take(const fs::path& database) {
 
   auto impl = std::make_unique<Impl>();
   impl->database = database;
+  const fs::path live = fs::canonical(database, ec);
+  if (ec) throw input_error(database, "cannot read it: " + ec.message());
   TempFolder folder(database);
   const fs::path copy = folder.path() / "zotero.sqlite";
   // A copy that fails quick_check is made once more, in case a write the
@@ -583,7 +587,7 @@ Snapshot Snapshot::take(const fs::path& database) {
   for (int check = 0;; ++check) {
     if (impl->db != nullptr) sqlite3_close(impl->db);  // the copy that failed the check
     impl->db = nullptr;
-    copy_consistently(database, folder.path());
+    copy_consistently(database, live, folder.path());
     // Read-write, so that SQLite rolls a hot journal back (into the copy).
     if (sqlite3_open_v2(copy.c_str(), &impl->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
                         nullptr) != SQLITE_OK) {

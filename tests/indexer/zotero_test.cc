@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -712,6 +713,40 @@ TEST(ZoteroErrors, NotSqliteAndNotZoteroAreInputErrors) {
   EXPECT_TRUE(contains(e->what(), "no such file")) << e->what();
 }
 
+TEST_F(ZoteroCopy, DamagedDatabasesAreInputErrorsNeverCrashes) {
+  sql_.reset();
+  const std::string original = read_file(file_);
+  std::mt19937 rng(20260);
+  std::size_t errors = 0, read = 0;
+  constexpr int kRounds = 40;
+  for (int round = 0; round < kRounds; ++round) {
+    std::string bytes = original;
+    if (round == 0) {
+      bytes.resize(bytes.size() / 2);  // cut short
+    } else {
+      // Up to 64 bytes overwritten past the header: pages of b-trees, records, free space.
+      for (std::uint32_t k = 1 + rng() % 64; k > 0; --k) {
+        bytes[100 + rng() % (bytes.size() - 100)] = static_cast<char>(rng());
+      }
+    }
+    write_file(file_, bytes);
+    try {
+      const Snapshot snapshot = Snapshot::take(file_);
+      std::size_t without = 0;
+      read_items(snapshot, ids_of(live_items(snapshot)), without);
+      ++read;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.file(), file_.string());
+      ++errors;
+      if (round == 0) {
+        EXPECT_TRUE(contains(e.what(), "damaged")) << e.what();
+      }
+    }
+  }
+  EXPECT_EQ(errors + read, static_cast<std::size_t>(kRounds));
+  EXPECT_GT(errors, 1u);
+}
+
 // A process that holds a database as Zotero does: exclusive locking mode, a
 // transaction open with `statements` run in it and its pages partly written
 // (a cache of a few pages spills them), until told to commit; then it keeps
@@ -819,8 +854,14 @@ TEST_F(ZoteroCopy, SnapshotUnderAnExclusiveWriterMidTransaction) {
   ASSERT_NE(journal_held.substr(0, 8), std::string(8, '\0')) << "the journal should be hot";
 
   EXPECT_TRUE(is_zotero_database(file_));
-  {
-    const Snapshot during = Snapshot::take(file_);
+  // The database as given, and through a link in another folder: the journal
+  // is the one beside the file the link names, as SQLite finds it.
+  const fs::path link = dir_ / "links" / "zotero.sqlite";
+  fs::create_directories(link.parent_path());
+  fs::create_symlink(file_, link);
+  for (const fs::path& given : {file_, link}) {
+    SCOPED_TRACE(given);
+    const Snapshot during = Snapshot::take(given);
     const auto items = live_items(during);
     ASSERT_EQ(items.size(), items_before.size());  // the new item is not seen
     for (std::size_t i = 0; i < items.size(); ++i) EXPECT_EQ(items[i].key, items_before[i].key);
