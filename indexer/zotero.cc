@@ -175,6 +175,27 @@ struct Fingerprint {
   bool operator==(const Fingerprint&) const = default;
 };
 
+// The fingerprint as a string: each file's inode, size, times and hash, and the header.
+std::string encode(const Fingerprint& f) {
+  std::string out;
+  char buf[160];
+  for (const FileSeen* seen : {&f.db, &f.journal, &f.wal}) {
+    std::snprintf(buf, sizeof buf, "%d:%llx:%llx:%llx:%llx:%llx:%llx;", seen->exists ? 1 : 0,
+                  static_cast<unsigned long long>(seen->dev),
+                  static_cast<unsigned long long>(seen->ino),
+                  static_cast<unsigned long long>(seen->size),
+                  static_cast<unsigned long long>(seen->mtime_ns),
+                  static_cast<unsigned long long>(seen->ctime_ns),
+                  static_cast<unsigned long long>(seen->hash));
+    out += buf;
+  }
+  for (unsigned char c : f.header) {
+    std::snprintf(buf, sizeof buf, "%02x", c);
+    out += buf;
+  }
+  return out;
+}
+
 // `live` is the database's file; errors name `database`.
 Fingerprint fingerprint(const fs::path& live, const fs::path& database) {
   Fingerprint f;
@@ -371,7 +392,8 @@ enum class Role {
 
 struct Snapshot::Impl {
   fs::path database;
-  fs::path folder;  // the private copy's
+  fs::path folder;    // the private copy's
+  std::string state;  // the live files' when copied: encode(Fingerprint)
   sqlite3* db = nullptr;
   int userdata = 0;
   // fieldID -> what the field gives a record; those fieldIDs as "1,2,8".
@@ -398,8 +420,10 @@ namespace {
 
 // Copies the database file `live` (`database` with its links followed, as
 // SQLite follows them to find the journal) into `folder` until a copy is
-// consistent (see above); throws InputError if none is after kTries.
-void copy_consistently(const fs::path& database, const fs::path& live, const fs::path& folder) {
+// consistent (see above), and returns the files' fingerprint; throws
+// InputError if none is after kTries.
+Fingerprint copy_consistently(const fs::path& database, const fs::path& live,
+                              const fs::path& folder) {
   const fs::path copy = folder / "zotero.sqlite";
   for (int attempt = 0; attempt < kTries; ++attempt) {
     if (kPauseMs[attempt] > 0) {
@@ -420,7 +444,7 @@ void copy_consistently(const fs::path& database, const fs::path& live, const fs:
     const FileSeen wal = see(copy.string() + "-wal", true, database);
     if (journal.exists == before.journal.exists && journal.hash == before.journal.hash &&
         wal.exists == before.wal.exists && wal.hash == before.wal.hash) {
-      return;
+      return after;
     }
   }
   throw input_error(database,
@@ -566,6 +590,18 @@ Snapshot::~Snapshot() = default;
 
 int Snapshot::userdata_version() const { return impl_->userdata; }
 const fs::path& Snapshot::database() const { return impl_->database; }
+const std::string& Snapshot::state() const { return impl_->state; }
+
+std::string current_state(const fs::path& database) {
+  std::error_code ec;
+  const fs::path live = fs::canonical(database, ec);
+  if (ec) return {};
+  try {
+    return encode(fingerprint(live, database));
+  } catch (const InputError&) {
+    return {};
+  }
+}
 
 Snapshot Snapshot::take(const fs::path& database) {
   std::error_code ec;
@@ -590,7 +626,7 @@ Snapshot Snapshot::take(const fs::path& database) {
   for (int check = 0;; ++check) {
     if (impl->db != nullptr) sqlite3_close(impl->db);  // the copy that failed the check
     impl->db = nullptr;
-    copy_consistently(database, live, folder.path());
+    impl->state = encode(copy_consistently(database, live, folder.path()));
     // Read-write, so that SQLite rolls a hot journal back (into the copy).
     if (sqlite3_open_v2(copy.c_str(), &impl->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
                         nullptr) != SQLITE_OK) {

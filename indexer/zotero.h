@@ -53,6 +53,8 @@ class Snapshot {
   int userdata_version() const;
   // The live database the snapshot was taken of, as given to take().
   const std::filesystem::path& database() const;
+  // The live files' state when they were copied (current_state()).
+  const std::string& state() const;
 
   struct Impl;
 
@@ -66,6 +68,15 @@ class Snapshot {
   explicit Snapshot(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// What the live database's files look like now: each one's inode, size and
+// times, the header's bytes and a hash of the journal's and the -wal's. Every
+// commit changes it (the journal's bytes, in Zotero's exclusive mode; the
+// header's change counter otherwise), so a caller that kept Snapshot::state()
+// can skip a database that has not been written since. Cheap: reads the
+// journal (at most the pages of a transaction), not the database. "" if the
+// file cannot be read.
+std::string current_state(const std::filesystem::path& database);
 
 // Every live regular item, by itemID. Cheap: reads the items table and the
 // trash, no item data. Throws InputError (naming the database) if SQLite fails.

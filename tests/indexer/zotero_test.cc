@@ -887,6 +887,51 @@ TEST_F(ZoteroCopy, SnapshotUnderAnExclusiveWriterMidTransaction) {
   EXPECT_TRUE(read_file(file_) == db_committed);
 }
 
+TEST_F(ZoteroCopy, TheStateChangesWithEveryCommitAndOnlyThen) {
+  const std::string id = an_item();
+  const std::string title = field_value(*sql_, id, "title");
+  sql_.reset();
+  const std::string before = current_state(file_);
+  ASSERT_FALSE(before.empty());
+  EXPECT_EQ(current_state(file_), before);
+  {
+    const Snapshot snapshot = Snapshot::take(file_);
+    EXPECT_EQ(snapshot.state(), before);
+  }
+  EXPECT_EQ(current_state(file_), before);  // a snapshot writes nothing
+
+  // A title set and set back, each by a commit in Zotero's exclusive mode: the
+  // database is the size it was, and its header's change counter is bumped
+  // once per lock, not per commit. The state while the writer holds the file
+  // (the journal kept) and once it is gone (the journal deleted).
+  auto commit = [&](const std::string& value) {
+    std::string escaped;
+    for (char c : value) escaped += c == '\'' ? std::string("''") : std::string(1, c);
+    std::pair<std::string, std::string> states;
+    {
+      ExclusiveWriter writer(
+          file_, "UPDATE itemDataValues SET value = '" + escaped +
+                     "' WHERE valueID = (SELECT valueID FROM itemData WHERE itemID = " + id +
+                     " AND fieldID = (SELECT fieldID FROM fieldsCombined WHERE "
+                     "fieldName = 'title'))");
+      EXPECT_EQ(writer.next(), 'r');
+      writer.send('c');
+      EXPECT_EQ(writer.next(), 'd');
+      states.first = current_state(file_);
+      EXPECT_EQ(current_state(file_), states.first);
+    }
+    states.second = current_state(file_);
+    return states;
+  };
+  const auto changed = commit(title + " (changed)");
+  const auto back = commit(title);
+  const std::set<std::string> all = {before, changed.first, changed.second, back.first,
+                                     back.second};
+  EXPECT_EQ(all.size(), 5u);
+  EXPECT_EQ(current_state(file_), back.second);
+  EXPECT_EQ(current_state(dir_ / "missing.sqlite"), "");
+}
+
 // A fake home for find_data_dir().
 class ZoteroDataDir : public ::testing::Test {
  protected:
