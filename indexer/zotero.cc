@@ -550,8 +550,9 @@ void load_lookups(Snapshot::Impl& s) {
   {
     Statement q(s.db, "SELECT collectionID, collectionName, parentCollectionID FROM collections",
                 database);
-    while (q.step())
+    while (q.step()) {
       nodes[q.integer(0)] = Node{std::string(q.text(1)), q.is_null(2) ? 0 : q.integer(2), false};
+    }
   }
   if (has_table(s.db, "deletedCollections", database)) {
     Statement q(s.db, "SELECT collectionID FROM deletedCollections", database);

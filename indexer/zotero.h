@@ -16,10 +16,11 @@
 
 namespace abstracts::indexer::zotero {
 
-// The userdata schema versions read: 80 is the step that made Zotero 5's
-// layout (libraries by type, item keys and versions); the shared databases run
-// from 102 (Zotero 5.0.65) to 125 (Zotero 9). A newer version is read when the
-// tables and columns read are all there (Zotero's minor steps keep them).
+// The userdata schema versions read: 80 is the step of Zotero's schema.js that
+// made Zotero 5's layout (libraries by type, item keys and versions), so a
+// Zotero 4 database is older; the shared databases run from 102 (Zotero
+// 5.0.65) to 125 (Zotero 9). A newer version is read when the tables and
+// columns read are all there (Zotero's minor steps keep them).
 inline constexpr int kMinUserdataVersion = 80;
 inline constexpr int kNewestUserdataVersionSeen = 125;
 
@@ -43,7 +44,8 @@ class Snapshot {
   // a SQLite database or not Zotero's (no `version` table with `userdata`), is
   // damaged (SQLite's quick_check), or kept changing over every try to copy it
   // (Zotero writing all the while); and for a schema it does not read, naming
-  // the version found and the versions read.
+  // the version found and the versions read. Needs room for a copy of the
+  // database in $TMPDIR (else /tmp): 680 MB for 100,000 items.
   static Snapshot take(const std::filesystem::path& database);
 
   Snapshot(Snapshot&&) noexcept;
@@ -56,7 +58,7 @@ class Snapshot {
   // The live files' state when they were copied (current_state()).
   const std::string& state() const;
 
-  struct Impl;
+  struct Impl;  // zotero.cc's
 
  private:
   friend std::vector<ItemState> live_items(const Snapshot& snapshot);
