@@ -52,6 +52,8 @@ TEST(ZoteroSynth, AHundredItemsReadBackAsTheAbstractsTheyWereMadeOf) {
     const json summary = synthesize_zotero({from, arxiv, out, 100, 20260});
     EXPECT_EQ(summary["items"], 100);
     EXPECT_GT(summary["trashed"].get<int>(), 0);
+    // Trashed items with an abstract, which the reader must leave out.
+    EXPECT_LT(summary["live_with_abstract"].get<int>(), summary["with_abstract"].get<int>());
     EXPECT_GT(summary["without_abstract"].get<int>(), 0);
     EXPECT_GT(summary["doi_extra_only"].get<int>(), 0);
 
