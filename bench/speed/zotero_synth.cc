@@ -563,7 +563,7 @@ json synthesize(const ZoteroSynthOptions& o) {
 
 }  // namespace zotero_synth
 
-json synthesize_zotero(const ZoteroSynthOptions& options) {
+nlohmann::json synthesize_zotero(const ZoteroSynthOptions& options) {
   return zotero_synth::synthesize(options);
 }
 
