@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -675,6 +676,39 @@ TEST_F(ZoteroCopy, ANewerSchemaThatKeepsTheTablesIsRead) {
   const Snapshot snapshot = Snapshot::take(file_);
   EXPECT_EQ(snapshot.userdata_version(), 131);
   EXPECT_FALSE(live_items(snapshot).empty());
+}
+
+// The folders of copies in `tmp`.
+std::size_t copies_in(const fs::path& tmp) {
+  std::size_t n = 0;
+  for (const auto& e : fs::directory_iterator(tmp))
+    n += e.path().filename().string().starts_with("abstracts-zotero-");
+  return n;
+}
+
+TEST_F(ZoteroCopy, ThePrivateCopyGoesWithTheSnapshotAndWithAFailure) {
+  const fs::path tmp = dir_ / "tmp";
+  fs::create_directories(tmp);
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old != nullptr ? old : "";
+  ::setenv("TMPDIR", tmp.c_str(), 1);
+  {
+    std::optional<Snapshot> snapshot = Snapshot::take(file_);
+    EXPECT_EQ(copies_in(tmp), 1u);
+    Snapshot moved = std::move(*snapshot);
+    snapshot.reset();
+    EXPECT_EQ(copies_in(tmp), 1u);  // the moved-to snapshot keeps it
+    EXPECT_FALSE(live_items(moved).empty());
+  }
+  EXPECT_EQ(copies_in(tmp), 0u);
+  sql_->exec("UPDATE version SET version = 60 WHERE schema = 'userdata'");
+  EXPECT_THROW(Snapshot::take(file_), InputError);
+  EXPECT_EQ(copies_in(tmp), 0u);
+  if (old != nullptr) {
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  } else {
+    ::unsetenv("TMPDIR");
+  }
 }
 
 TEST(ZoteroErrors, NotSqliteAndNotZoteroAreInputErrors) {
