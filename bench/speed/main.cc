@@ -2,6 +2,7 @@
 // scripts/bench-speed. Each subcommand does one step and writes JSON:
 //   subset   the first N abstracts of a corpus, as JSON Lines (BEIR's or arXiv's snapshot layout)
 //   synth    N abstracts: the real ones, then ones recombined from them, with new words (Heaps' law)
+//   zotero-synth  a Zotero database of N items made of real abstracts, in a real database's schema
 //   vocabulary  distinct words of the first n abstracts of a file, at several n
 //   queries  the fixed query set, drawn from the corpus with a seed
 //   index    build one system's index (run under `measure`)
@@ -26,6 +27,7 @@
 #include "bench/speed/synth.h"
 #include "bench/speed/system.h"
 #include "bench/speed/throughput.h"
+#include "bench/speed/zotero_synth.h"
 
 namespace {
 
@@ -166,6 +168,22 @@ int main(int argc, char** argv) {
                   "Words seen at most this often in CORPUS are the ones rewritten into new words")
       ->capture_default_str();
 
+  ZoteroSynthOptions zotero_options;
+  auto* zot = app.add_subcommand(
+      "zotero-synth", "Write a Zotero database of --count regular items to OUT: the schema and lookup tables of "
+                      "--from, items made of the abstracts of --abstracts; print a summary");
+  zot->add_option("OUT", zotero_options.out, "The database to write (replaced if there)")->required();
+  zot->add_option("--from", zotero_options.from, "A real zotero.sqlite, only read")
+      ->required()
+      ->check(CLI::ExistingFile);
+  zot->add_option("--abstracts", zotero_options.abstracts,
+                  "JSON Lines, plain or gzip, in BEIR's or arXiv's snapshot layout; read again from its start "
+                  "for more items than it has")
+      ->required()
+      ->check(CLI::ExistingFile);
+  zot->add_option("--count", zotero_options.count, "How many items")->required()->check(CLI::PositiveNumber);
+  zot->add_option("--seed", zotero_options.seed, "Random seed (std::mt19937_64)")->capture_default_str();
+
   std::vector<std::size_t> vocabulary_at = {10000, 30000, 115239, 500000, 1000000};
   auto* voc = app.add_subcommand("vocabulary", "Count the distinct lower-cased words of the first n abstracts of CORPUS");
   voc->add_option("CORPUS", corpus, "BEIR JSON Lines, plain or gzip")->required()->check(CLI::ExistingFile);
@@ -238,6 +256,8 @@ int main(int argc, char** argv) {
       write_json(subset(corpus, out, count, snapshot.empty() ? std::vector<json>{} : read_snapshot(snapshot)), "-");
     } else if (syn->parsed()) {
       write_json(synthesize(corpus, out, synth_options), "-");
+    } else if (zot->parsed()) {
+      write_json(synthesize_zotero(zotero_options), "-");
     } else if (voc->parsed()) {
       write_json(vocabulary(corpus, vocabulary_at), "-");
     } else if (thr->parsed()) {
