@@ -10,6 +10,8 @@ const char* to_string(Source::Kind kind) {
       return "folder";
     case Source::Kind::kDemo:
       return "demo";
+    case Source::Kind::kZotero:
+      return "zotero";
     case Source::Kind::kFile:
       break;
   }
@@ -98,6 +100,8 @@ std::optional<Source> decode(std::string_view absolute_path, std::string_view va
     s.kind = Source::Kind::kFolder;
   } else if (kind == "demo") {
     s.kind = Source::Kind::kDemo;
+  } else if (kind == "zotero") {
+    s.kind = Source::Kind::kZotero;
   } else if (kind != "file") {
     return std::nullopt;
   }
@@ -155,7 +159,7 @@ bool is_below(std::string_view path, std::string_view folder) {
 
 bool yields(const Source& source, std::string_view path) {
   const std::string root = source.path.string();
-  if (source.kind == Source::Kind::kFile) return path == root;
+  if (source.kind == Source::Kind::kFile || source.kind == Source::Kind::kZotero) return path == root;
   if (!is_below(path, root) || path.size() == root.size()) return false;
   std::string_view relative = path.substr(root.size());
   while (relative.starts_with('/')) relative.remove_prefix(1);

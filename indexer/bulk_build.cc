@@ -280,7 +280,7 @@ std::unordered_map<std::string, std::size_t> merge_same_papers(std::vector<Xapia
 
 BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& files, const IndexOptions& options,
                            const Shard& shard, const std::function<void(const InputError&)>& fail,
-                           Xapian::doccount part_abstracts) {
+                           Xapian::doccount part_abstracts, const OpenReader& open) {
   const fs::path tmp = layout::make_temp_dir(dir);
   struct Cleanup {
     fs::path path;
@@ -338,7 +338,7 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
       require_regular_file(f);
       schema::FileState state = file_state(f);
       state.hash = hash_file(f);
-      auto reader = Reader::open(f);
+      auto reader = open ? open(f) : Reader::open(f);
       Batch batch{abs, reader->venue(), reader->year(), {}, dictionary};
       std::size_t count = 0, other_shards = 0;
       while (auto record = reader->next()) {
@@ -424,6 +424,14 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
         // one batch of deletions.
         for (const auto& abs : failed_files) writer(db).remove_file(abs, kShardCommitEvery);
       }
+      // The papers read more than once go into a part of their own: written after
+      // deletions into a worker's part, a posting list of a term that every
+      // document has came out of the compaction unreadable to a boolean query
+      // (Xapian 1.4.22: "Unexpected end of posting list"), though xapian-check
+      // found it sound.
+      paths.push_back(tmp / "merged");
+      parts.emplace_back(paths.back().string(),
+                         Xapian::DB_CREATE | Xapian::DB_BACKEND_GLASS | Xapian::DB_NO_SYNC | Xapian::DB_DANGEROUS);
       const auto same_paper = merge_same_papers(parts, writer(parts.back()), stored, files);
       for (auto& report : reports) {
         if (auto it = same_paper.find(report.path.string()); it != same_paper.end()) report.same_paper = it->second;

@@ -6,12 +6,14 @@
 #include <exception>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include <xapian.h>
 
 #include "abstracts/error.h"
 #include "abstracts/writer.h"
+#include "indexer/reader.h"
 
 namespace abstracts::indexer {
 
@@ -45,10 +47,14 @@ inline constexpr Xapian::doccount kPartAbstracts = 50000;
 // abstracts is kept; if `fail` throws, reading stops there, and the files read
 // before it are built and published all the same. Xapian's errors become
 // abstracts::Error (engine/xapian_errors.h).
+// Opens a file's reader: Reader::open, or what the Writer has for a file that
+// is no plain file (a Zotero database's snapshot, indexer/zotero.h).
+using OpenReader = std::function<std::unique_ptr<Reader>(const std::filesystem::path&)>;
+
 BuiltGeneration bulk_build(const std::filesystem::path& dir, const std::vector<std::filesystem::path>& files,
                            const IndexOptions& options, const Shard& shard,
                            const std::function<void(const InputError&)>& fail,
-                           Xapian::doccount part_abstracts = kPartAbstracts);
+                           Xapian::doccount part_abstracts = kPartAbstracts, const OpenReader& open = {});
 
 }  // namespace abstracts::indexer
 

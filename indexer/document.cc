@@ -222,6 +222,8 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
     for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     doc.add_boolean_term(field_term(kCitationKeyPrefix, key));
   }
+  // A Zotero item can change alone: its record term lets it be taken out alone.
+  if (!a.zotero_key.empty()) doc.add_boolean_term(record_term(a.source, a.line));
   if (!a.source.empty()) {
     auto name = std::filesystem::path(a.source).filename().string();
     doc.add_boolean_term(field_term(kSourcePrefix, analysis::Analyzer::fold(name)));

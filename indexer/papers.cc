@@ -117,13 +117,7 @@ std::vector<std::vector<PaperRecord>> group_papers(std::vector<PaperRecord> reco
 
 Xapian::Document PaperWriter::document(const std::vector<PaperRecord>& paper) const {
   const PaperRecord& shown = paper.back();
-  if (paper.size() == 1) {
-    Xapian::Document doc = make_(shown.abstract, shown.title_in_text);
-    if (!shown.abstract.zotero_key.empty()) {
-      doc.add_boolean_term(schema::record_term(shown.abstract.source, shown.abstract.line));
-    }
-    return doc;
-  }
+  if (paper.size() == 1) return make_(shown.abstract, shown.title_in_text);
   Abstract merged = shown.abstract;
   for (auto r = paper.rbegin() + 1; r != paper.rend(); ++r) {
     if (merged.doi.empty()) merged.doi = r->abstract.doi;

@@ -32,7 +32,7 @@ struct Record {
   std::uint32_t line = 0;  // 1-based line in the (decompressed) file
 };
 
-enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis, kBibtex, kPubmedXml, kArxivAtom };
+enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis, kBibtex, kPubmedXml, kArxivAtom, kZotero };
 
 // A record left out for a problem of its own, the rest of the file read on: a
 // record over its format's size cap. `what` says which ("a RIS record over 16

@@ -23,6 +23,8 @@
 #include "indexer/papers.h"
 #include "indexer/reader.h"
 #include "indexer/watch.h"
+#include "indexer/zotero.h"
+#include "indexer/zotero_sync.h"
 
 namespace abstracts {
 namespace fs = std::filesystem;
@@ -57,6 +59,14 @@ struct Writer::Impl {
   // The part of the corpus this index holds ({0, 0}: all of it).
   Shard shard;
   std::chrono::steady_clock::time_point last_commit = std::chrono::steady_clock::now();
+  // Readers of the files that are no plain files (a Zotero database's
+  // snapshot), by absolute path, for the run that took them.
+  std::unordered_map<std::string, indexer::OpenReader> openers;
+
+  std::unique_ptr<indexer::Reader> open_reader(const fs::path& file) const {
+    if (auto it = openers.find(indexer::absolute_path(file)); it != openers.end()) return it->second(file);
+    return indexer::Reader::open(file);
+  }
 
   void set_db(Xapian::WritableDatabase opened) {
     db = std::move(opened);
@@ -93,19 +103,25 @@ struct Writer::Impl {
 
   // One file into the current database: read and validated whole, then written
   // in one transaction, which the next commit makes visible.
+  // A file with an opener (a Zotero database) is read whole, its state that of
+  // its size and time.
   FileReport index_file(const fs::path& file, const IndexOptions& options) {
     FileReport report;
     indexer::require_regular_file(file);
     const std::string abs = indexer::absolute_path(file);
     report.path = abs;
     schema::FileState now;
-    if (auto before = indexer::unchanged(db, file, abs, now)) {
+    if (openers.count(abs) != 0) {
+      now = indexer::file_state(file);
+      schema::FileState before;
+      if (schema::decode(db.get_metadata(schema::file_key(abs)), before)) now.sources = before.sources;
+    } else if (auto before = indexer::unchanged(db, file, abs, now)) {
       report.status = FileReport::Status::kUnchanged;
       report.abstracts = before->abstracts;
       return report;
     }
 
-    auto reader = indexer::Reader::open(file);
+    auto reader = open_reader(file);
     std::vector<indexer::PaperRecord> records;
     while (auto record = reader->next()) {
       if (records.size() == kTransactionAbstracts) {
@@ -164,7 +180,7 @@ struct Writer::Impl {
     report.path = abs;
     auto writer = papers(copy);
     std::vector<std::string> before = writer.remove_file(abs, kCopyCommitEvery);
-    auto reader = indexer::Reader::open(file);
+    auto reader = open_reader(file);
     while (auto record = reader->next()) {
       if (!indexer::in_shard(*record, shard)) {
         ++report.other_shards;
@@ -197,12 +213,108 @@ struct Writer::Impl {
     try {
       std::size_t removed = gone(db, papers(db).remove_file(abs));
       db.set_metadata(schema::file_key(abs), "");
+      db.set_metadata(indexer::zotero::state_key(abs), "");
       db.commit_transaction();
       return removed;
     } catch (...) {
       db.cancel_transaction();
       throw;
     }
+  }
+
+  // A Zotero database's snapshot, with its live items, and the reader of all
+  // of them given to open_reader() (openers) for this run.
+  struct DatabaseSnapshot {
+    std::string path;
+    std::unique_ptr<indexer::zotero::Snapshot> snapshot;
+    std::vector<indexer::zotero::ItemState> live;
+  };
+
+  DatabaseSnapshot take_snapshot(const std::string& path) {
+    DatabaseSnapshot out{path, std::make_unique<indexer::zotero::Snapshot>(indexer::zotero::Snapshot::take(path)), {}};
+    out.live = indexer::zotero::live_items(*out.snapshot);
+    std::vector<std::int64_t> ids;
+    for (const auto& item : out.live) ids.push_back(item.item_id);
+    const indexer::zotero::Snapshot* snapshot = out.snapshot.get();
+    openers[path] = [snapshot, ids](const fs::path&) { return indexer::zotero::item_reader(*snapshot, ids); };
+    return out;
+  }
+
+  // After the database of `taken` was indexed whole: what the next sync compares with.
+  void save_sync_state(const DatabaseSnapshot& taken) {
+    schema::FileState file;
+    if (!schema::decode(db.get_metadata(schema::file_key(taken.path)), file)) return;  // it failed
+    indexer::zotero::SyncState state = indexer::zotero::state_of(taken.live, taken.snapshot->state());
+    state.records = file.abstracts;
+    db.set_metadata(indexer::zotero::state_key(taken.path), indexer::zotero::encode(state));
+  }
+
+  // A Zotero database synced: nothing read if its files are as they were at the
+  // last sync; else only the items new, changed or gone since (a first sync, or
+  // one of more than kTransactionAbstracts changes, reads it whole, as a file).
+  FileReport sync_zotero(const std::string& path, const IndexOptions& options) {
+    namespace zotero = indexer::zotero;
+    FileReport report;
+    report.path = path;
+    zotero::SyncState before;
+    const bool known = zotero::decode(db.get_metadata(zotero::state_key(path)), before) &&
+                       !db.get_metadata(schema::file_key(path)).empty();
+    if (known && zotero::current_state(path) == before.files_state) {
+      report.status = FileReport::Status::kUnchanged;
+      report.abstracts = before.records;
+      return report;
+    }
+    DatabaseSnapshot taken = take_snapshot(path);
+    const zotero::Changes changes = zotero::changes(before, taken.live);
+    if (!known || changes.read.size() > kTransactionAbstracts) {
+      report = index_file(path, options);
+      openers.erase(path);
+      save_sync_state(taken);
+      return report;
+    }
+    std::vector<std::int64_t> read = changes.read;
+    openers.erase(path);
+    auto reader = zotero::item_reader(*taken.snapshot, std::move(read));
+    std::uint64_t records = before.records;
+    db.begin_transaction(false);
+    try {
+      auto writer = papers(db);
+      std::vector<std::string> taken_out;
+      for (const std::int64_t item : changes.take_out) {
+        std::string id = writer.remove_record(path, static_cast<std::uint32_t>(item));
+        if (id.empty()) continue;  // an item without an abstract
+        --records;
+        taken_out.push_back(std::move(id));
+      }
+      while (auto record = reader->next()) {
+        if (!indexer::in_shard(*record, shard)) {
+          ++report.other_shards;
+          continue;
+        }
+        report.same_paper += writer.add({indexer::make_abstract(*record, path, "", 0), record->fields.title.empty()});
+        ++records;
+      }
+      report.skipped = reader->skipped();
+      report.rejected = reader->rejected();
+      indexer::warn_skipped(*reader, path, options.on_warning);
+      schema::FileState state = indexer::file_state(path);
+      schema::FileState previous;
+      if (schema::decode(db.get_metadata(schema::file_key(path)), previous)) state.sources = previous.sources;
+      state.abstracts = records;
+      db.set_metadata(schema::file_key(path), schema::encode(state));
+      zotero::SyncState next = zotero::state_of(taken.live, taken.snapshot->state());
+      next.records = records;
+      db.set_metadata(zotero::state_key(path), zotero::encode(next));
+      report.removed = gone(db, std::move(taken_out));
+      db.commit_transaction();
+    } catch (...) {
+      db.cancel_transaction();
+      throw;
+    }
+    report.abstracts = records;
+    report.status = changes.read.empty() && changes.take_out.empty() ? FileReport::Status::kUnchanged
+                                                                     : FileReport::Status::kIndexed;
+    return report;
   }
 
   // The state of every indexed file, by path.
@@ -303,6 +415,7 @@ struct Writer::Impl {
     };
     std::vector<Walk> walks;
     std::vector<fs::path> files;
+    std::vector<std::string> databases;  // Zotero's (indexer/zotero.h)
     for (std::size_t i = 0; i < requested.size(); ++i) {
       Walk& walk = walks.emplace_back(Walk{std::move(requested[i]), {}, {}, true});
       Source& s = walk.source;
@@ -317,9 +430,14 @@ struct Writer::Impl {
         }
       }
       if (!fs::is_directory(st)) {
+        walk.yielded.insert(s.path.string());
+        if (fs::is_regular_file(st) && (s.kind == Source::Kind::kZotero || indexer::zotero::is_zotero_database(path))) {
+          s.kind = Source::Kind::kZotero;  // synced item by item, after the files
+          databases.push_back(s.path.string());
+          continue;
+        }
         s.kind = Source::Kind::kFile;
         files.push_back(path);
-        walk.yielded.insert(s.path.string());
         continue;
       }
       if (s.kind == Source::Kind::kFile) s.kind = Source::Kind::kFolder;
@@ -356,11 +474,31 @@ struct Writer::Impl {
       return name.starts_with(own) || !named.insert(std::move(name)).second;
     });
 
+    // Into an empty index, a Zotero database's first sync is part of the bulk
+    // build, read from a snapshot like a file.
+    std::vector<DatabaseSnapshot> snapshots;
+    if (db.get_doccount() == 0 && (!files.empty() || !databases.empty())) {
+      for (const auto& database : databases) {
+        try {
+          snapshots.push_back(take_snapshot(database));
+          files.push_back(database);
+        } catch (const InputError& e) {
+          fail(e);
+        }
+      }
+      databases.clear();
+    }
+    struct ForgetOpeners {
+      std::unordered_map<std::string, indexer::OpenReader>& openers;
+      ~ForgetOpeners() { openers.clear(); }
+    } forget_openers{openers};
     if (db.get_doccount() == 0 && !files.empty()) {
-      indexer::BuiltGeneration built = indexer::bulk_build(dir, files, options, shard, fail);
+      indexer::BuiltGeneration built = indexer::bulk_build(dir, files, options, shard, fail, indexer::kPartAbstracts,
+                                                           [this](const fs::path& f) { return open_reader(f); });
       db.close();
       set_db(std::move(built.db));
       layout::remove_stale(dir);
+      for (const auto& snapshot : snapshots) save_sync_state(snapshot);
       // Without on_error, the first bad file stops the build; the files before it
       // are in the index, as when indexing file by file.
       if (built.stopped) std::rethrow_exception(built.stopped);
@@ -379,6 +517,15 @@ struct Writer::Impl {
         }
         commit_if_due();
       }
+    }
+    for (const auto& database : databases) {
+      try {
+        FileReport report = xapian_try(dir, [&] { return sync_zotero(database, options); });
+        if (options.on_file) options.on_file(report);
+      } catch (const InputError& e) {
+        fail(e);
+      }
+      commit_if_due();
     }
     const auto now = std::chrono::duration_cast<std::chrono::seconds>(
                          std::chrono::system_clock::now().time_since_epoch()).count();
@@ -416,7 +563,15 @@ struct Writer::Impl {
         if (indexed) drop_file(abs, options);
         return;
       }
+      const bool database = std::any_of(all.begin(), all.end(), [&](const Source& s) {
+        return s.kind == Source::Kind::kZotero && s.path == abs;
+      });
       try {
+        if (database) {
+          FileReport report = xapian_try(dir, [&] { return sync_zotero(abs, options); });
+          if (options.on_file) options.on_file(report);
+          return;
+        }
         FileReport report = xapian_try(dir, [&] { return index_file(file, options); });
         schema::FileState state;
         if (schema::decode(db.get_metadata(schema::file_key(abs)), state) && state.sources != yielding) {

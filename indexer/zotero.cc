@@ -1242,4 +1242,51 @@ bool is_zotero_database(const fs::path& file) {
   return false;
 }
 
+namespace {
+
+class ItemReader : public Reader {
+ public:
+  ItemReader(const Snapshot& snapshot, std::vector<std::int64_t> ids) : snapshot_(snapshot), ids_(std::move(ids)) {
+    format_ = Format::kZotero;
+    std::error_code ec;
+    size_ = std::filesystem::file_size(snapshot.database(), ec);
+  }
+
+  std::optional<Record> next() override {
+    // Items a batch at a time: memory holds one batch of records.
+    constexpr std::size_t kBatch = 1000;
+    while (at_ == batch_.size()) {
+      if (done_ == ids_.size()) return std::nullopt;
+      const std::size_t n = std::min(kBatch, ids_.size() - done_);
+      const std::vector<std::int64_t> ids(ids_.begin() + static_cast<std::ptrdiff_t>(done_),
+                                          ids_.begin() + static_cast<std::ptrdiff_t>(done_ + n));
+      done_ += n;
+      std::size_t without = 0;
+      std::vector<RecordProblem> left_out;
+      batch_ = read_items(snapshot_, ids, without, &left_out);
+      at_ = 0;
+      skipped_ += without;
+      for (auto& p : left_out) reject(p.line, std::move(p.what));
+    }
+    return std::move(batch_[at_++]);
+  }
+
+  std::uint64_t bytes_read() const override {
+    return ids_.empty() ? size_ : size_ * done_ / ids_.size();
+  }
+
+ private:
+  const Snapshot& snapshot_;
+  std::vector<std::int64_t> ids_;
+  std::vector<Record> batch_;
+  std::size_t at_ = 0, done_ = 0;
+  std::uint64_t size_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Reader> item_reader(const Snapshot& snapshot, std::vector<std::int64_t> item_ids) {
+  return std::make_unique<ItemReader>(snapshot, std::move(item_ids));
+}
+
 }  // namespace abstracts::indexer::zotero

@@ -107,6 +107,13 @@ std::vector<Record> read_items(const Snapshot& snapshot, const std::vector<std::
                                std::size_t& without_abstract,
                                std::vector<RecordProblem>* left_out = nullptr);
 
+// The records of `item_ids` (in that order) of `snapshot`, read in batches as
+// a Reader gives them, so that the Writer indexes a Zotero database as it does
+// a file: skipped() counts the items without an abstract, rejected() and
+// take_problems() those left out. bytes_read() grows with the items read, up to
+// the database's size. `snapshot` must outlive the reader.
+std::unique_ptr<Reader> item_reader(const Snapshot& snapshot, std::vector<std::int64_t> item_ids);
+
 // Zotero's data directory, found as Zotero finds it: the
 // `extensions.zotero.dataDir` preference (with `extensions.zotero.useDataDir`
 // true) in the prefs.js of the Zotero profile (~/.zotero/zotero/<profile>/, or

@@ -85,7 +85,6 @@ std::vector<FacetCount> count_facet_of_matches(const Xapian::Database& db, Xapia
   const std::string p(prefix_of(by));
   FacetSpy spy(p, deadline);
   enquire.add_matchspy(&spy);
-  enquire.set_weighting_scheme(Xapian::BoolWeight());  // which, not how well
   all_matches(enquire, checks, db.get_doccount());
   enquire.clear_matchspies();
   std::vector<FacetCount> counts;

@@ -79,7 +79,7 @@ std::optional<query::IdentifierQuery> identifier_of(const Xapian::Database& db, 
   auto identifier = query::read_identifier(text);
   if (!identifier) return std::nullopt;
   for (const auto& term : query::identifier_terms(*identifier)) {
-    if (db.term_exists(term)) identified.emplace_back(term);
+    if (db.term_exists(term)) identified.push_back(query::boolean_term(&db, term));
   }
   if (identified.empty() && !identifier->certain) return std::nullopt;
   return identifier;
@@ -128,7 +128,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       r.query = query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback, &deadline);
       if (!options.within_ids.empty()) {
         std::vector<Xapian::Query> ids;
-        for (const auto& id : options.within_ids) ids.emplace_back(schema::id_term(id));
+        for (const auto& id : options.within_ids) ids.push_back(query::boolean_term(&db, schema::id_term(id)));
         r.query = Xapian::Query(Xapian::Query::OP_FILTER, r.query,
                                 Xapian::Query(Xapian::Query::OP_OR, ids.begin(), ids.end()));
       }
@@ -304,7 +304,7 @@ std::vector<SourceStatus> Index::sources() const {
       for (std::size_t i = 0; i < out.size(); ++i) {
         const std::string path = out[i].source.path.string();
         if (std::find(state.sources.begin(), state.sources.end(), path) != state.sources.end()) {
-          files[i].emplace_back(term);
+          files[i].push_back(query::boolean_term(&db, term));
         }
       }
     }
@@ -312,7 +312,6 @@ std::vector<SourceStatus> Index::sources() const {
       if (files[i].empty()) continue;
       Xapian::Enquire enquire(db);
       enquire.set_query(Xapian::Query(Xapian::Query::OP_OR, files[i].begin(), files[i].end()));
-      enquire.set_weighting_scheme(Xapian::BoolWeight());
       out[i].abstracts = enquire.get_mset(0, 0, db.get_doccount()).get_matches_estimated();
     }
     return out;

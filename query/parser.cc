@@ -18,6 +18,13 @@
 #include "query/positional.h"
 
 namespace abstracts::query {
+
+Xapian::Query boolean_term(const Xapian::Database* db, const std::string& term) {
+  if (db != nullptr && db->get_doccount() != 0 && db->get_termfreq(term) == db->get_doccount()) {
+    return Xapian::Query::MatchAll;
+  }
+  return Xapian::Query(term);
+}
 namespace {
 
 // A parsed sub-expression. `boolean` when it only filters (field terms that do
@@ -847,8 +854,15 @@ class Grammar {
     note("wildcard: " + lx.text + " -> " + (terms.empty() ? std::string("no words") : join(terms, ", ")));
     // No expansion: the prefix itself is no term of the index, so it matches nothing.
     if (terms.empty()) return Xapian::Query(prefix);
+    if (!term_prefix.empty() && term_prefix != schema::kTitlePrefix) {  // a filter's field: boolean terms
+      std::vector<Xapian::Query> filters;
+      for (const auto& t : terms) filters.push_back(boolean(t));
+      return Xapian::Query(Xapian::Query::OP_OR, filters.begin(), filters.end());
+    }
     return Xapian::Query(Xapian::Query::OP_SYNONYM, terms.begin(), terms.end());
   }
+
+  Xapian::Query boolean(const std::string& term) const { return boolean_term(ctx_.db, term); }
 
   Expr field(const Lexeme& lx) {
     const std::string& f = lx.field;
@@ -871,36 +885,36 @@ class Grammar {
     e.boolean = true;
     e.field = f;
     if (f == "venue") {
-      e.q = Xapian::Query(schema::field_term(schema::kVenuePrefix, analysis::Analyzer::fold(lx.text)));
+      e.q = boolean(schema::field_term(schema::kVenuePrefix, analysis::Analyzer::fold(lx.text)));
     } else if (f == "author") {
       const std::string name = analysis::Analyzer::fold(display_text(lx.text));
       e.q = wild ? wildcard(lx, std::string(schema::kAuthorPrefix))
-                 : Xapian::Query(schema::field_term(schema::kAuthorPrefix, name));
+                 : boolean(schema::field_term(schema::kAuthorPrefix, name));
       if (lx.quoted) {  // a family name of several words, or a full name as the source gives it
         e.q = Xapian::Query(Xapian::Query::OP_OR, e.q,
-                            Xapian::Query(schema::field_term(schema::kFullNamePrefix, name)));
+                            boolean(schema::field_term(schema::kFullNamePrefix, name)));
       }
     } else if (f == "category") {
       e.q = wild ? wildcard(lx, std::string(schema::kCategoryPrefix))
-                 : Xapian::Query(schema::field_term(schema::kCategoryPrefix,
+                 : boolean(schema::field_term(schema::kCategoryPrefix,
                                                     analysis::Analyzer::fold(display_text(lx.text))));
     } else if (f == "tag" || f == "collection") {
       // A collection is a path ("Thesis/Chapter 2"); an item is found by it and by each above it.
       const std::string prefix(f == "tag" ? schema::kTagPrefix : schema::kCollectionPrefix);
       std::string value = analysis::Analyzer::fold(display_text(lx.text));
       while (f == "collection" && value.ends_with('/')) value.pop_back();
-      e.q = wild ? wildcard(lx, prefix) : Xapian::Query(schema::field_term(prefix, value));
+      e.q = wild ? wildcard(lx, prefix) : boolean(schema::field_term(prefix, value));
     } else if (f == "doi" || f == "arxiv" || f == "pmid") {
-      e.q = Xapian::Query(schema::identifier_term(f, lx.text));
+      e.q = boolean(schema::identifier_term(f, lx.text));
     } else if (f == "key") {
       std::string key = lx.text;
       for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      e.q = Xapian::Query(schema::field_term(schema::kCitationKeyPrefix, key));
+      e.q = boolean(schema::field_term(schema::kCitationKeyPrefix, key));
     } else if (f == "id") {
-      e.q = Xapian::Query(schema::id_term(lx.text));
+      e.q = boolean(schema::id_term(lx.text));
     } else if (f == "source") {
       e.q = wild ? wildcard(lx, std::string(schema::kSourcePrefix))
-                 : Xapian::Query(schema::field_term(schema::kSourcePrefix, analysis::Analyzer::fold(lx.text)));
+                 : boolean(schema::field_term(schema::kSourcePrefix, analysis::Analyzer::fold(lx.text)));
     } else {
       e.q = year(lx);
     }
@@ -925,7 +939,7 @@ class Grammar {
     std::string_view v(lx.text);
     auto dots = v.find("..");
     if (dots == std::string_view::npos) {
-      return Xapian::Query(std::string(schema::kYearPrefix) + std::to_string(parse_year(v)));
+      return boolean(std::string(schema::kYearPrefix) + std::to_string(parse_year(v)));
     }
     std::string_view from = v.substr(0, dots), to = v.substr(dots + 2);
     if (from.empty() && to.empty()) throw bad();

@@ -23,6 +23,14 @@ class Deadline;
 // questions (RankingOptions::feedback_min_words, proximity_min_words) is 4 too.
 inline constexpr std::size_t kQuestionWords = 4;
 
+// A boolean term (a field's, an id's) as a query that filters by it. Xapian
+// 1.4.22 opens an unweighted term that every document of `db` has as "all the
+// documents", which fails on an index whose posting lists have several chunks
+// once a document was deleted ("Unexpected end of posting list":
+// tests/query/issue40_query_test.cc, AFilterEveryAbstractPassesAfterADeletion):
+// such a term is asked as MatchAll, which matches the same documents.
+Xapian::Query boolean_term(const Xapian::Database* db, const std::string& term);
+
 // What the parser may consult besides the analyzer.
 struct ParserContext {
   // Trailing wildcards expand against this index's words. Without it they become

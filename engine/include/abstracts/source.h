@@ -16,6 +16,7 @@ struct Source {
     kFile,    // one file
     kFolder,  // the bibliographies below a folder, walked again at each sync
     kDemo,    // the bundled demo corpus (a folder), dropped when the user's own files come
+    kZotero,  // a Zotero database (zotero.sqlite), synced item by item
   };
   std::filesystem::path path;  // absolute
   Kind kind = Kind::kFile;
@@ -32,7 +33,7 @@ struct SourceStatus {
   bool present = false;         // its path is there now
 };
 
-// "file", "folder" or "demo".
+// "file", "folder", "demo" or "zotero".
 const char* to_string(Source::Kind kind);
 
 }  // namespace abstracts
