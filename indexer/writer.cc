@@ -106,6 +106,7 @@ struct Writer::Impl {
     }
 
     auto reader = indexer::Reader::open(file);
+    reader->set_strict(options.strict);
     std::vector<indexer::PaperRecord> records;
     while (auto record = reader->next()) {
       if (records.size() == kTransactionAbstracts) {
@@ -165,6 +166,7 @@ struct Writer::Impl {
     auto writer = papers(copy);
     std::vector<std::string> before = writer.remove_file(abs, kCopyCommitEvery);
     auto reader = indexer::Reader::open(file);
+    reader->set_strict(options.strict);
     while (auto record = reader->next()) {
       if (!indexer::in_shard(*record, shard)) {
         ++report.other_shards;
