@@ -243,7 +243,8 @@ struct Writer::Impl {
         list.push_back(source);
         std::sort(list.begin(), list.end());
       } else {
-        const auto below = [&](const std::string& folder) { return sources::is_below(path, folder); };
+        // Not [&]: clang 14 (the fuzz preset) cannot capture a structured binding.
+        const auto below = [&file = path](const std::string& folder) { return sources::is_below(file, folder); };
         if (!listed || std::any_of(unreadable.begin(), unreadable.end(), below)) continue;
         std::erase(list, source);
         if (list.empty()) {
