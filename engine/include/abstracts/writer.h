@@ -146,7 +146,8 @@ class Writer {
   // replaced, abstracts no longer in the file are removed, and an unchanged file
   // (same size, modification time and content) is skipped. The whole file is
   // read and validated before anything is written: on InputError the index is
-  // left as it was.
+  // left as it was. A record that cannot be read is left out
+  // (FileReport::rejected).
   FileReport index_file(const std::filesystem::path& file);
 
   // Indexes every regular, non-hidden file below `dir` (recursively, in name
