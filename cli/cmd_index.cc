@@ -18,6 +18,9 @@ void add_index_command(CLI::App& app, Context& ctx, int& status) {
                   "(repeatable; remembered for the folder's syncs)")
       ->type_name("GLOB")
       ->allow_extra_args(false);
+  cmd->add_flag("--strict", request->strict,
+                "Fail a file with a record that cannot be read (malformed, or over a size limit), "
+                "leaving the index as it was, rather than skip the record");
   cmd->add_option("--shard", *shard,
                   "Build shard K of N of a cluster: keep only the abstracts whose id hashes to it "
                   "(docs/scale-out.md)")

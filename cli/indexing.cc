@@ -95,6 +95,7 @@ std::size_t run(const Context& ctx, const IndexRequest& request, bool demo) {
   IndexOptions options;
   options.globs = request.globs;
   options.demo = demo;
+  options.strict = request.strict;
   options.on_file = [&](const FileReport& r) {
     t.removed += r.removed;
     switch (r.status) {
@@ -249,6 +250,7 @@ std::size_t run_watch(const Context& ctx, const IndexRequest& request) {
   }
   WatchOptions options;
   options.stop = [] { return stop_requested.load(); };
+  options.index.strict = request.strict;
   auto say = [&](const std::string& what) {
     if (!request.quiet) std::cerr << local_time(std::time(nullptr)) << "  " << what << '\n';
   };

@@ -33,9 +33,11 @@ struct BibtexReader::Entry {
   std::string type;        // in lower case: "article", "string", "comment", ...
   std::vector<Token> tokens;  // of the body, as next_entry found them (none for @comment)
   // Read past, not kept (text and tokens empty): over a bound, which `problem`
-  // names, or after the file's macros passed theirs ("").
+  // names, or after the file's macros passed theirs (""), or malformed (broken).
   bool over = false;
   std::string problem;
+  bool broken = false;             // malformed, as `problem` says
+  std::uint32_t problem_line = 0;  // the line of what is wrong
 };
 
 namespace {
@@ -252,18 +254,26 @@ BibtexReader::BibtexReader(std::unique_ptr<LineSource> src) : src_(std::move(src
 
 BibtexReader::~BibtexReader() = default;
 
+namespace {
+
+// True if `line` starts, after spaces, with "@word{" or "@word(".
+bool opens_entry(std::string_view line) {
+  const std::string_view s = trim(line);
+  if (s.size() < 3 || s[0] != '@') return false;
+  std::size_t i = 1;
+  while (i < s.size() && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z'))) ++i;
+  if (i == 1) return false;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  return i < s.size() && (s[i] == '{' || s[i] == '(');
+}
+
+}  // namespace
+
 bool BibtexReader::starts(const std::vector<Line>& head) {
   bool line_start = true;  // not a piece that continues a long line
   for (const Line& l : head) {
-    const std::string_view s = trim(l.text);
-    const bool was_line_start = line_start;
+    if (line_start && opens_entry(l.text)) return true;
     line_start = !l.continues;
-    if (!was_line_start || s.size() < 3 || s[0] != '@') continue;
-    std::size_t i = 1;
-    while (i < s.size() && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z'))) ++i;
-    if (i == 1) continue;
-    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-    if (i < s.size() && (s[i] == '{' || s[i] == '(')) return true;
   }
   return false;
 }
@@ -273,6 +283,7 @@ bool BibtexReader::read_line() {
   if (!src_->next(line_)) return false;
   pos_ = 0;
   may_start_ = may_start_ || line_ended;
+  fresh_line_ = line_ended;
   newline_given_ = false;
   return true;
 }
@@ -293,9 +304,15 @@ bool BibtexReader::get(char& c) {
 
 bool BibtexReader::next_entry(Entry& entry) {
   // The entry's first character: an '@' that begins a line (after spaces), or
-  // that follows the entry before it on its line.
+  // that follows the entry before it on its line; after a malformed entry whose
+  // end is not known, the first line after it that opens an entry.
   while (true) {
-    if (may_start_) {
+    if (resync_ && fresh_line_ && opens_entry(line_)) {
+      resync_ = false;
+      pos_ = 0;
+      may_start_ = true;
+    }
+    if (may_start_ && !resync_) {
       const std::size_t at = line_.find_first_not_of(" \t", pos_);
       if (at != std::string::npos && line_[at] == '@') {
         pos_ = at + 1;
@@ -309,10 +326,23 @@ bool BibtexReader::next_entry(Entry& entry) {
   entry = Entry{};
   entry.line = src_->number();
   entry.over = rest_skipped_;
+  fresh_line_ = false;  // the entry's own line opens no other
   std::string& text = entry.text;
   if (!entry.over) text = "@";
-  auto malformed = [&](std::uint32_t where, const std::string& what) {
-    return InputError(src_->where(where) + ": " + what, src_->name(), where, kHint);
+  // Leaves the entry out as malformed, for `what`, said at line `where`. With
+  // `resync`, where it ends cannot be told: reading goes on at the next line
+  // that opens an entry.
+  auto malformed = [&](std::uint32_t where, std::string what, bool resync) {
+    entry.over = entry.broken = true;
+    entry.problem = std::move(what);
+    entry.problem_line = where;
+    text = std::string();
+    entry.tokens = std::vector<Token>();
+    if (resync) {
+      resync_ = true;
+      fresh_line_ = false;  // not at the line of what is wrong: at a line after it
+    }
+    return true;
   };
   // Leaves the entry out, for `problem`: what it holds is dropped, and the rest
   // of it is only scanned, to its end.
@@ -380,12 +410,27 @@ bool BibtexReader::next_entry(Entry& entry) {
 
   for (char c;;) {
     if (!get(c)) {
-      throw malformed(entry.line,
-                      in == In::kType || in == In::kOpen
-                          ? "an '@' without an entry after it"
-                          : "the entry that starts here never ends (a '{' or '\"' left open?)");
+      return malformed(entry.line,
+                       in == In::kType || in == In::kOpen
+                           ? "an '@' without an entry after it"
+                           : "the entry that starts here never ends (a '{' or '\"' left open?)",
+                       false);
     }
     const std::uint32_t number = src_->number();
+    // A line that opens an entry ends one left open: a '{' or '"' too many
+    // would take the rest of the file with it. Not so in @comment, whose text
+    // may be entries set aside.
+    if (fresh_line_) {
+      fresh_line_ = false;
+      if (in != In::kComment && opens_entry(line_)) {
+        pos_ = 0;
+        may_start_ = true;
+        return malformed(entry.line,
+                         "the entry that starts here does not end before the entry on line " +
+                             std::to_string(number) + " (a '{' or '\"' left open?)",
+                         false);
+      }
+    }
     if (in == In::kName) {
       if (is_name_char(c)) {
         keep(c);
@@ -401,14 +446,18 @@ bool BibtexReader::next_entry(Entry& entry) {
           if (entry.type.size() < kMaxTypeBytes) entry.type += c;
           break;
         }
-        if (entry.type.empty()) throw malformed(number, "an '@' without an entry type after it");
+        if (entry.type.empty()) return malformed(number, "an '@' without an entry type after it", true);
         entry.type = lower(entry.type);
         in = In::kOpen;
         [[fallthrough]];
       case In::kOpen:
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r') break;
-        if (c != '{' && c != '(')
-          throw malformed(number, "'@" + entry.type + "' is not followed by '{' or '('");
+        if (c != '{' && c != '(') {
+          return malformed(number,
+                           "'@" + std::string(analysis::utf8_prefix(entry.type, kMaxTypeBytes)) +
+                               "' is not followed by '{' or '('",
+                           true);
+        }
         opener = c;
         depth = 1;
         in = entry.type == "comment" ? In::kComment : In::kBody;
@@ -436,7 +485,7 @@ bool BibtexReader::next_entry(Entry& entry) {
         // As BibTeX and btparse read it: "a}b" is malformed, and a macro so
         // defined would unbalance the entry it is expanded into.
         if (c == '}' && depth == 0)
-          throw malformed(number, "unbalanced braces: a '}' in a quoted value closes no '{'");
+          return malformed(number, "unbalanced braces: a '}' in a quoted value closes no '{'", true);
         if (c == '}') --depth;
         if (c == '"' && depth == 0) {
           token(Token::kString, string_begin, i + 1);
@@ -454,9 +503,11 @@ bool BibtexReader::next_entry(Entry& entry) {
         if (!is_name_char(c) && std::string_view("{}\"=#,()").find(c) == std::string_view::npos) {
           char shown[16];
           std::snprintf(shown, sizeof shown, "byte 0x%02x", static_cast<unsigned char>(c));
-          throw malformed(
-              number, (c > ' ' && c < 0x7f ? "'" + std::string(1, c) + "'" : std::string(shown)) +
-                          " outside a value (a value is {...}, \"...\", a number or a macro)");
+          return malformed(
+              number,
+              (c > ' ' && c < 0x7f ? "'" + std::string(1, c) + "'" : std::string(shown)) +
+                  " outside a value (a value is {...}, \"...\", a number or a macro)",
+              true);
         }
         if (c == '}' || c == ')') {
           token(Token::kClose, i, i + 1);
@@ -486,9 +537,13 @@ bool BibtexReader::next_entry(Entry& entry) {
   }
 }
 
-std::optional<Record> BibtexReader::next() {
+std::optional<Record> BibtexReader::read_next() {
   Entry entry;
   while (next_entry(entry)) {
+    if (entry.broken) {
+      reject(entry.problem_line, std::move(entry.problem), kHint);
+      continue;
+    }
     if (entry.type == "comment" || entry.type == "preamble") continue;  // nothing to index
     const bool macros = entry.type == "string";
     if (entry.over) {
@@ -505,12 +560,13 @@ std::optional<Record> BibtexReader::next() {
       continue;
     }
     ParsedEntry parsed = EntryParser(entry.text, entry.tokens, macros).parse();
-    if (!parsed.error.empty()) {
+    if (!parsed.error.empty()) {  // its braces balance: the next entry is read as it is
       const auto line = static_cast<std::uint32_t>(
           entry.line +
           std::count(entry.text.begin(),
                      entry.text.begin() + static_cast<std::ptrdiff_t>(parsed.error_offset), '\n'));
-      throw InputError(src_->where(line) + ": " + parsed.error, src_->name(), line, kHint);
+      reject(line, std::move(parsed.error), kHint);
+      continue;
     }
     const auto& fields = parsed.fields;
     auto get = [&](std::string_view key) -> std::string_view {

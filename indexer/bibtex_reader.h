@@ -37,9 +37,17 @@ namespace abstracts::indexer {
 // that, and every entry after it, are left out (one problem said). So is the
 // rest of the file after a @string entry over kMaxRecordBytes, whose macros
 // would be missing. A reader holds no state but its own: readers in several
-// threads are safe. Throws InputError naming the file and line for an entry
-// that breaks BibTeX's grammar ("syntax error: found ..., expected ..."), or one
-// that never ends.
+// threads are safe.
+//
+// A malformed entry is left out (rejected(), with a problem naming the line of
+// what is wrong, "syntax error: found ..., expected ...") and the file read on,
+// as BibTeX and biber do: after an entry that breaks the grammar between its
+// balanced braces, at the next entry; after a character no entry may hold there
+// (a '}' in a quoted value that closes no '{', a "'" outside a value), at the
+// next line that opens an entry, "@word{" or "@word(" after spaces. An entry
+// still open at such a line (a '{' or '"' left open) ends before it, left out,
+// unless it is a @comment, which may hold entries; one still open at the end of
+// the file is left out too. A @string entry left out defines no macro.
 class BibtexReader : public Reader {
  public:
   explicit BibtexReader(std::unique_ptr<LineSource> src);
@@ -49,8 +57,10 @@ class BibtexReader : public Reader {
   // "@word{" or "@word(".
   static bool starts(const std::vector<Line>& head);
 
-  std::optional<Record> next() override;
   std::uint64_t bytes_read() const override { return src_->offset(); }
+
+ protected:
+  std::optional<Record> read_next() override;
 
  private:
   struct Entry;
@@ -66,6 +76,8 @@ class BibtexReader : public Reader {
   std::string line_;           // the line (or piece of a long one) being read
   std::size_t pos_ = 0;        // of line_'s next character
   bool may_start_ = false;     // an '@' at pos_ (after blanks) starts an entry
+  bool fresh_line_ = false;    // line_ is a line's start, not a piece that continues one
+  bool resync_ = false;        // skip to the next line that opens an entry
   bool newline_given_ = true;  // get() gave the '\n' after line_
   std::map<std::string, std::string>
       macros_;  // this file's @string macros (and jan..dec), by lower-case name

@@ -339,6 +339,7 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
       schema::FileState state = file_state(f);
       state.hash = hash_file(f);
       auto reader = open ? open(f) : Reader::open(f);
+      reader->set_strict(options.strict);
       Batch batch{abs, reader->venue(), reader->year(), {}, dictionary};
       std::size_t count = 0, other_shards = 0;
       while (auto record = reader->next()) {

@@ -136,7 +136,10 @@ class TextReader : public LineRecordReader {
     year_ = year;
   }
 
-  std::optional<Record> next() override {
+  std::uint64_t bytes_read() const override { return src_->offset(); }
+
+ protected:
+  std::optional<Record> read_next() override {
     while (src_->next(line_)) {
       if (skip_long_line()) continue;
       std::string_view text = trim(line_);
@@ -145,8 +148,6 @@ class TextReader : public LineRecordReader {
     }
     return std::nullopt;
   }
-
-  std::uint64_t bytes_read() const override { return src_->offset(); }
 
  private:
   std::string line_;
@@ -158,17 +159,22 @@ std::string text_of(const nlohmann::json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-template <class Fail>
-void beir(const nlohmann::json& j, Record& r, const Fail& fail) {
+// A record of a JSON file that cannot be read: what is wrong with it. The
+// reader leaves it out and reads on (Reader::reject).
+struct BadRecord {
+  std::string what;
+};
+
+void beir(const nlohmann::json& j, Record& r) {
   const auto& id = j["_id"];
   if (id.is_string()) {
     r.fields.id = id.get<std::string>();
   } else if (id.is_number_integer()) {
     r.fields.id = std::to_string(id.get<long long>());
   } else {
-    throw fail("\"_id\" is neither a string nor an integer");
+    throw BadRecord{"\"_id\" is neither a string nor an integer"};
   }
-  if (r.fields.id.empty() || r.fields.id.size() > 200) throw fail("\"_id\" is empty or longer than 200 bytes");
+  if (r.fields.id.empty() || r.fields.id.size() > 200) throw BadRecord{"\"_id\" is empty or longer than 200 bytes"};
   r.raw_text = text_of(j, "text");
   r.fields.title = text_of(j, "title");
 }
@@ -350,19 +356,17 @@ void csl(const nlohmann::json& j, Record& r) {
   }
 }
 
-// The record the JSON object `j` (from line `line` of `src`) describes,
-// of whichever kind its keys say (docs/formats.md); nullopt for one without
-// something to search (an abstract; for BEIR, text or a title). Throws
-// InputError, with `hint`, for bad JSON or an object of no known kind.
-std::optional<Record> json_record(const nlohmann::json& j, const LineSource& src, std::uint32_t line,
-                                  const char* hint) {
-  auto fail = [&](const std::string& what) { return InputError(src.where(line) + ": " + what, src.name(), line, hint); };
-  if (!j.is_object()) throw fail("not a JSON object");
+// The record the JSON value `j` (from line `line`) describes, of whichever
+// kind its keys say (docs/formats.md); nullopt for one without something to
+// search (an abstract; for BEIR, text or a title). Throws BadRecord for a value
+// that is no object, or an object of no known kind.
+std::optional<Record> json_record(const nlohmann::json& j, std::uint32_t line) {
+  if (!j.is_object()) throw BadRecord{"not a JSON object"};
   Record r;
   r.line = line;
   const auto authors = j.find("authors");
   if (j.contains("_id")) {
-    beir(j, r, fail);
+    beir(j, r);
     if (r.raw_text.empty() && r.fields.title.empty()) return std::nullopt;
     return r;
   }
@@ -380,24 +384,27 @@ std::optional<Record> json_record(const nlohmann::json& j, const LineSource& src
   } else if (csl_keys) {
     csl(j, r);
   } else {
-    throw fail("an object of no known kind (BEIR has \"_id\", arXiv's snapshot \"id\" and \"abstract\", "
-               "Semantic Scholar \"paperAbstract\", OpenAlex \"abstract_inverted_index\", CSL-JSON \"type\" "
-               "or \"author\")");
+    throw BadRecord{
+        "an object of no known kind (BEIR has \"_id\", arXiv's snapshot \"id\" and \"abstract\", "
+        "Semantic Scholar \"paperAbstract\", OpenAlex \"abstract_inverted_index\", CSL-JSON \"type\" "
+        "or \"author\")"};
   }
   if (is_empty_text(r.raw_text)) return std::nullopt;
   return r;
 }
 
-// `text` parsed as JSON; InputError naming `line` of `src` if it is not JSON.
-nlohmann::json parse_json(std::string_view text, const LineSource& src, std::uint32_t line, const char* hint) {
+// `text` parsed as JSON; BadRecord if it is not JSON.
+nlohmann::json parse_json(std::string_view text) {
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) throw InputError(src.where(line) + ": not valid JSON", src.name(), line, hint);
+  if (j.is_discarded()) throw BadRecord{"not valid JSON"};
   return j;
 }
 
 // One JSON object a line. A line may also be a whole OpenAlex response (the
 // API sends it minified: {"meta": ..., "results": [...]}, as saved page by page),
-// whose works are then read in turn.
+// whose works are then read in turn. A line that is not JSON, or not an object
+// of a known kind, is left out (as is such a work of a response), and the next
+// line read.
 class JsonLinesReader : public LineRecordReader {
  public:
   JsonLinesReader(std::unique_ptr<LineSource> src, std::string first)
@@ -405,47 +412,60 @@ class JsonLinesReader : public LineRecordReader {
     format_ = Format::kJsonLines;
   }
 
-  std::optional<Record> next() override {
+  std::uint64_t bytes_read() const override { return src_->offset(); }
+
+ protected:
+  std::optional<Record> read_next() override {
     while (true) {
-      if (next_result_ < results_.size()) {
-        auto r = json_record(results_[next_result_++], *src_, src_->number(), kHint);
-        if (r) return r;
-        ++skipped_;
-        continue;
+      try {
+        if (auto r = next_of_line()) return r;
+        if (done_) return std::nullopt;
+      } catch (const BadRecord& bad) {
+        reject(src_->number(), bad.what, kHint);
       }
-      results_.clear();
-      next_result_ = 0;
-      if (has_pending_) {
-        has_pending_ = false;
-      } else if (!src_->next(pending_)) {
-        return std::nullopt;
-      } else if (skip_long_line()) {
-        continue;
-      }
-      if (is_blank(pending_)) continue;
-      nlohmann::json j = parse_json(pending_, *src_, src_->number(), kHint);
-      if (auto results = j.find("results"); j.is_object() && results != j.end() && results->is_array()) {
-        results_ = std::move(*results);
-        continue;
-      }
-      std::optional<Record> r = json_record(j, *src_, src_->number(), kHint);
-      if (!r) {
-        ++skipped_;  // a record without an abstract (Cranfield has two) holds nothing to search
-        continue;
-      }
-      return r;
     }
   }
-
-  std::uint64_t bytes_read() const override { return src_->offset(); }
 
  private:
   static constexpr const char* kHint =
       "each line of a JSON Lines file is one object: BEIR's {\"_id\", \"title\", \"text\"}, "
       "a record of arXiv's metadata snapshot, or of Semantic Scholar's corpus, or an OpenAlex response";
 
+  // The next record of the line being read, or of the lines after it; nullopt
+  // for a record without anything to search (counted), and at the end of the
+  // file (done_). Throws BadRecord for a line, or a work of a response, that
+  // cannot be read.
+  std::optional<Record> next_of_line() {
+    if (next_result_ < results_.size()) {
+      auto r = json_record(results_[next_result_++], src_->number());
+      if (!r) ++skipped_;
+      return r;
+    }
+    results_.clear();
+    next_result_ = 0;
+    if (has_pending_) {
+      has_pending_ = false;
+    } else if (!src_->next(pending_)) {
+      done_ = true;
+      return std::nullopt;
+    } else if (skip_long_line()) {
+      return std::nullopt;
+    }
+    if (is_blank(pending_)) return std::nullopt;
+    nlohmann::json j = parse_json(pending_);
+    if (auto results = j.find("results"); j.is_object() && results != j.end() && results->is_array()) {
+      results_ = std::move(*results);
+      return std::nullopt;
+    }
+    std::optional<Record> r = json_record(j, src_->number());
+    // A record without an abstract (Cranfield has two) holds nothing to search.
+    if (!r) ++skipped_;
+    return r;
+  }
+
   std::string pending_;
   bool has_pending_;
+  bool done_ = false;  // the file's end was read
   nlohmann::json results_ = nlohmann::json::array();  // the works of an OpenAlex response line
   std::size_t next_result_ = 0;
 };
@@ -453,7 +473,11 @@ class JsonLinesReader : public LineRecordReader {
 // A JSON array of records, one object an element (CSL-JSON from Zotero and
 // Manubot, or arXiv records), or the "results" array of a JSON document (an
 // OpenAlex response), read element by element: memory holds one record, never
-// the file. Each element's kind is told by its keys, as for JSON Lines.
+// the file. Each element's kind is told by its keys, as for JSON Lines. An
+// element that is not valid JSON, or not an object of a known kind, is left out
+// and the next one read: the array's brackets and strings still tell where it
+// ends. Where they do not (a file cut short, a stray '}'), the records before
+// stay and the rest of the file is left out, as one problem.
 class JsonArrayReader : public Reader {
  public:
   // `first`: the file's first non-blank line, or its first piece (a minified
@@ -465,27 +489,39 @@ class JsonArrayReader : public Reader {
     line_ended_ = !src_->line_continues();
   }
 
-  std::optional<Record> next() override {
-    while (auto element = next_element()) {
-      if (element_over_) {
-        reject(element_line_, "a JSON element over 16 MiB");
-        continue;
+  std::uint64_t bytes_read() const override { return src_->offset(); }
+
+ protected:
+  std::optional<Record> read_next() override {
+    try {
+      while (auto element = next_element()) {
+        if (element_over_) {
+          reject(element_line_, "a JSON element over 16 MiB");
+          continue;
+        }
+        try {
+          if (auto r = json_record(parse_json(*element), element_line_)) return r;
+          ++skipped_;
+        } catch (const BadRecord& bad) {
+          reject(element_line_, bad.what, kElementHint);
+        }
       }
-      const char* hint = "a JSON array of records holds CSL-JSON items, or arXiv or BEIR records";
-      auto r = json_record(parse_json(*element, *src_, element_line_, hint), *src_, element_line_, hint);
-      if (r) return r;
-      ++skipped_;
+    } catch (const Broken& broken) {
+      done_ = true;
+      reject(line_number_, broken.what, "a JSON array of records is [ {...}, {...} ]");
     }
     return std::nullopt;
   }
 
-  std::uint64_t bytes_read() const override { return src_->offset(); }
-
  private:
-  [[noreturn]] void malformed(const std::string& what) const {
-    throw InputError(src_->where(line_number_) + ": " + what, src_->name(), line_number_,
-                     "a JSON array of records is [ {...}, {...} ]");
-  }
+  static constexpr const char* kElementHint =
+      "a JSON array of records holds CSL-JSON items, or arXiv or BEIR records";
+
+  // The array's structure, or the document's, cannot be followed past here.
+  struct Broken {
+    std::string what;
+  };
+  [[noreturn]] void malformed(std::string what) const { throw Broken{std::move(what)}; }
 
   // The next character, or '\0' at the end of the file (a NUL byte is refused
   // by LineSource, so it cannot be a character of the file).
@@ -527,11 +563,16 @@ class JsonArrayReader : public Reader {
       if (c == ']') {
         done_ = true;
         // What follows "results" in a document is not read; after an array, nothing may follow.
-        if (!in_document_ && get_non_space() != '\0') malformed("text after the array's closing ']'");
+        if (!in_document_ && get_non_space() != '\0') {
+          malformed("text after the array's closing ']' (another array?), which is not read");
+        }
         return std::nullopt;
       }
       if (c == ',' && !first_element_) continue;
-      if (c != '{') malformed("an element that is not an object");
+      if (c != '{') {
+        skip_element(c);
+        continue;
+      }
       first_element_ = false;
       element_line_ = line_number_;
       element_over_ = false;
@@ -543,6 +584,29 @@ class JsonArrayReader : public Reader {
     }
     if (!opened_) malformed("not a JSON array");
     malformed("the array is never closed with ']'");
+  }
+
+  // Reads past an element that `first` starts and that is no object: a string,
+  // an array, a number or a literal, left out. Any other character (a stray
+  // '}', ':') breaks the array.
+  void skip_element(char first) {
+    const std::uint32_t line = line_number_;
+    auto is_literal = [](char c) {
+      return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
+             c == '+' || c == '.';
+    };
+    if (first == '"' || first == '[') {
+      read_rest_of_value(first, nullptr, "the array ends inside an element");
+    } else if (is_literal(first)) {
+      while (pos_ < line_.size() && is_literal(line_[pos_])) ++pos_;
+    } else {
+      const bool shown = first > ' ' && first < 0x7f;  // a byte of a longer UTF-8 character is not
+      malformed("the array's brackets do not match (" +
+                (shown ? "'" + std::string(1, first) + "'" : std::string("a character")) +
+                " where an element or ']' should be), so the rest of the file is not read");
+    }
+    first_element_ = false;
+    reject(line, "an element that is not an object", kElementHint);
   }
 
   // In a top-level object, reads up to the '[' that opens its "results" array,
@@ -624,7 +688,9 @@ class JsonArrayReader : public Reader {
 // continues the value before it (Web of Science wraps abstracts so); lines
 // outside records are left out (Cochrane heads each record with a few). A "TY"
 // line starts a record, and ends the one before it if its "ER" is missing. A
-// record over kMaxRecordBytes is left out, read to its end without being kept.
+// record over kMaxRecordBytes is left out, read to its end without being kept;
+// so is a record without its "TY" line: tag lines outside a record, up to the
+// next "ER" or "TY".
 class RisReader : public Reader {
  public:
   explicit RisReader(std::unique_ptr<LineSource> src) : src_(std::move(src)) {
@@ -653,17 +719,30 @@ class RisReader : public Reader {
     return true;
   }
 
-  std::optional<Record> next() override {
+  std::uint64_t bytes_read() const override { return src_->offset(); }
+
+ protected:
+  std::optional<Record> read_next() override {
     std::string tag, value;
     while (read_line(in_record_ && !over_ ? kMaxRecordBytes - record_bytes_ : 0)) {
       const bool tagged = tag_line(line_, tag, value);
       if (tagged && tag == "TY") {
+        end_untyped();
         std::optional<Record> before = in_record_ ? finish() : std::nullopt;
         start();
         if (before) return before;
         continue;
       }
-      if (!in_record_) continue;
+      if (!in_record_) {
+        if (tagged && tag == "ER") {
+          end_untyped();
+        } else if (tagged && !untyped_) {  // the first tag of a record whose TY is missing
+          untyped_ = true;
+          untyped_line_ = number_;
+          untyped_tag_ = tag;
+        }
+        continue;
+      }
       if (tagged && tag == "ER") {
         in_record_ = false;
         if (auto r = finish()) return r;
@@ -685,6 +764,7 @@ class RisReader : public Reader {
       }
       add(tag, value);
     }
+    end_untyped();
     if (in_record_) {  // the last record without its ER line
       in_record_ = false;
       return finish();
@@ -692,9 +772,15 @@ class RisReader : public Reader {
     return std::nullopt;
   }
 
-  std::uint64_t bytes_read() const override { return src_->offset(); }
-
  private:
+  // Leaves out the record without a TY line that ends here, if there is one.
+  void end_untyped() {
+    if (!untyped_) return;
+    untyped_ = false;
+    reject(untyped_line_, "a RIS record without its TY line (its first tag is " + untyped_tag_ + ")",
+           "a RIS record starts with a 'TY  - ' line and ends with an 'ER  - ' line");
+  }
+
   static bool is_tag_char(char c, bool first) {
     return (c >= 'A' && c <= 'Z') || (!first && c >= '0' && c <= '9');
   }
@@ -798,11 +884,13 @@ class RisReader : public Reader {
   std::size_t record_bytes_ = 0;  // of the record's lines so far
   Record record_;
   std::string* last_ = nullptr;  // the value a continuation line extends
+  bool untyped_ = false;          // in tag lines outside a record: one without its TY
+  std::uint32_t untyped_line_ = 0;
+  std::string untyped_tag_;       // its first tag
 };
 
-}  // namespace
-
-std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
+// The reader of the format `file` holds (Reader::open).
+std::unique_ptr<Reader> open_format(const std::filesystem::path& file) {
   refuse_binary(file);
   auto src = std::make_unique<LineSource>(file);
   std::string first;
@@ -857,6 +945,42 @@ std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
                           ": not a format abstracts reads (as its text format, the header line naming "
                           "the venue and year is missing)",
                       src->name(), first_line, kFormatsHint, kind_by_name(file));
+}
+
+}  // namespace
+
+std::unique_ptr<Reader> Reader::open(const std::filesystem::path& file) {
+  std::unique_ptr<Reader> reader = open_format(file);
+  reader->file_ = file.string();
+  return reader;
+}
+
+std::optional<Record> Reader::next() {
+  std::optional<Record> record = read_next();
+  if (strict_ && first_problem_) throw refusal();
+  if (record) {
+    ++read_;
+    return record;
+  }
+  // Not one record read: the file holds nothing but what is wrong with it.
+  if (first_problem_ && read_ == 0 && skipped_ == 0) throw refusal();
+  return record;
+}
+
+void Reader::reject(std::uint32_t line, std::string what, std::string hint) {
+  ++rejected_;
+  problems_.push_back({line, std::move(what), std::move(hint)});
+  if (!first_problem_) first_problem_ = problems_.back();
+}
+
+InputError Reader::refusal() const {
+  const RecordProblem& first = *first_problem_;
+  std::string message = file_ + ":" + std::to_string(first.line) + ": " + first.what;
+  if (!strict_ && rejected_ > 1) {
+    message += "; nor could the file's " + std::to_string(rejected_ - 1) + " other record" +
+               (rejected_ == 2 ? "" : "s") + " be read";
+  }
+  return InputError(message, file_, first.line, first.hint);
 }
 
 InputError skipped_record(const std::filesystem::path& file, const RecordProblem& problem) {

@@ -35,11 +35,15 @@ struct Record {
 enum class Format { kAbstractsText, kJsonLines, kJsonArray, kRis, kBibtex, kPubmedXml, kArxivAtom, kZotero };
 
 // A record left out for a problem of its own, the rest of the file read on: a
-// record over its format's size cap. `what` says which ("a RIS record over 16
-// MiB"); `line` is the record's first.
+// record over its format's size cap, or one that is malformed. `what` says
+// which ("a RIS record over 16 MiB", "syntax error: found ..."); `line` is the
+// record's first, or the line of what is wrong in it; `hint` says what to do
+// about it, for the error it makes where a file may not lose a record
+// (Reader::set_strict).
 struct RecordProblem {
   std::uint32_t line = 0;
   std::string what;
+  std::string hint;
 };
 
 // The cap on one record of RIS, BibTeX or XML, or one element of a JSON array;
@@ -76,21 +80,35 @@ inline constexpr std::size_t kMaxRecordBytes = 16 << 20;
 // A record over its cap (kMaxRecordBytes; for the text format and JSON Lines, a
 // line over 1 MiB) is left out and the file read on: counted in rejected(),
 // said in take_problems(). Reading past it holds no more than the cap. A BibTeX
-// file's macros are bounded too (BibtexReader). Every record keeps at most
-// kMaxAuthors authors, and counts all it names in Abstract::author_count.
+// file's macros are bounded too (BibtexReader). So is a malformed record: a
+// line of JSON Lines or an element of a JSON array that is not valid JSON or
+// not an object of a known kind, a RIS record without its TY line, a BibTeX
+// entry that breaks the grammar (BibtexReader), an XML record that is not
+// well-formed (open_xml()); each reader reads on at the next record it can
+// tell. Every record keeps at most kMaxAuthors authors, and counts all it names
+// in Abstract::author_count.
 //
 // Throws UnknownFormat for a file of no format it reads (a PDF or other binary
 // file, told by its first bytes before it is read as text), InputError (naming
-// the file and line) for an unreadable file, bytes
-// that are not UTF-8, a missing header, a first line over 1 MiB that is neither
-// JSON nor XML, bad JSON or malformed XML.
+// the file and line) for an unreadable file, bytes that are not UTF-8, a
+// missing header, a first line over 1 MiB that is neither JSON nor XML, and a
+// file of which records were left out and not one read (next()).
 class Reader {
  public:
   static std::unique_ptr<Reader> open(const std::filesystem::path& file);
   virtual ~Reader() = default;
 
-  // The next record, or nullopt at the end of the file.
-  virtual std::optional<Record> next() = 0;
+  // The next record, or nullopt at the end of the file. Throws InputError,
+  // naming the file and the line of the first record left out (as its
+  // RecordProblem says it, with its hint): at the end of a file of which
+  // records were left out and none read (handed out, or skipped()), and, once
+  // set_strict(), as soon as a record is left out.
+  std::optional<Record> next();
+
+  // With `strict` true, a record left out fails the file (next()), as a
+  // malformed record did before readers read on: for a caller that would
+  // rather index a file whole or not at all.
+  void set_strict(bool strict) { strict_ = strict; }
 
   // Bytes of the file consumed so far, as stored (compressed, for gzip).
   virtual std::uint64_t bytes_read() const = 0;
@@ -99,7 +117,7 @@ class Reader {
   // BEIR, neither text nor title).
   std::size_t skipped() const { return skipped_; }
 
-  // Records left out so far for a problem of their own (over a cap).
+  // Records left out so far for a problem of their own (over a cap, malformed).
   std::size_t rejected() const { return rejected_; }
   // The problems since the last call, in file order, for the caller to report
   // (the Writer warns of each). One may stand for several records: a BibTeX
@@ -111,22 +129,31 @@ class Reader {
   int year() const { return year_; }
 
  protected:
+  // The next record of the file, or nullopt at its end (next() checks what
+  // was left out on the way).
+  virtual std::optional<Record> read_next() = 0;
+
   Format format_ = Format::kAbstractsText;
   std::string venue_;
   int year_ = 0;
   std::size_t skipped_ = 0;
 
-  // Leaves out the record that starts at `line`, for the reason `what`.
-  void reject(std::uint32_t line, std::string what) {
-    ++rejected_;
-    problems_.push_back({line, std::move(what)});
-  }
+  // Leaves out a record, for the reason `what`, said at `line` (the record's
+  // first, or the line of what is wrong in it); `hint` as in RecordProblem.
+  void reject(std::uint32_t line, std::string what, std::string hint = {});
   // Leaves out records for a problem said already (the rest of a file).
   void reject_more(std::size_t records) { rejected_ += records; }
 
  private:
-  std::size_t rejected_ = 0;
+  // The error of a file that may not lose the records it lost: its first
+  // problem, "FILE:LINE: WHAT".
+  InputError refusal() const;
+
+  std::string file_;  // as open() was given it
+  std::size_t rejected_ = 0, read_ = 0;
   std::vector<RecordProblem> problems_;
+  std::optional<RecordProblem> first_problem_;
+  bool strict_ = false;
 };
 
 // A file that holds no format abstracts reads: a PDF, another binary file, text

@@ -122,6 +122,7 @@ struct Writer::Impl {
     }
 
     auto reader = open_reader(file);
+    reader->set_strict(options.strict);
     std::vector<indexer::PaperRecord> records;
     while (auto record = reader->next()) {
       if (records.size() == kTransactionAbstracts) {
@@ -181,6 +182,7 @@ struct Writer::Impl {
     auto writer = papers(copy);
     std::vector<std::string> before = writer.remove_file(abs, kCopyCommitEvery);
     auto reader = open_reader(file);
+    reader->set_strict(options.strict);
     while (auto record = reader->next()) {
       if (!indexer::in_shard(*record, shard)) {
         ++report.other_shards;
@@ -353,8 +355,8 @@ struct Writer::Impl {
         list.push_back(source);
         std::sort(list.begin(), list.end());
       } else {
-        const std::string& file = path;  // (clang 14 captures no structured binding)
-        const auto below = [&](const std::string& folder) { return sources::is_below(file, folder); };
+        // Not [&]: clang 14 (the fuzz preset) cannot capture a structured binding.
+        const auto below = [&file = path](const std::string& folder) { return sources::is_below(file, folder); };
         if (!listed || std::any_of(unreadable.begin(), unreadable.end(), below)) continue;
         std::erase(list, source);
         if (list.empty()) {

@@ -39,6 +39,9 @@ constexpr std::size_t kElementCost = 64;
 // memory expat holds it in.
 constexpr std::size_t kChunkBytes = 64 << 10;
 constexpr std::size_t kMaxTokenBytes = 1 << 20;
+// A root start tag up to this size is kept, to open the document again after a
+// broken record (PubMed's has no attributes, arXiv's a few namespaces).
+constexpr std::size_t kMaxRootTagBytes = 16 << 10;
 
 constexpr const char* kXmlHint =
     "abstracts reads PubMed XML and Atom feeds (arXiv's API) as well-formed XML: is the file "
@@ -101,6 +104,9 @@ class XmlFormat {
   // True between a record's start tag and its end tag.
   bool in_record() const { return in_record_; }
 
+  // The local name of a record's element ("PubmedArticle", "entry").
+  virtual std::string_view record_name() const = 0;
+
   // Drops the record being read (over its cap): nothing of it is kept, and
   // in_record() is false until the next record starts.
   virtual void abandon() = 0;
@@ -140,12 +146,15 @@ class PubmedFormat : public XmlFormat {
   PubmedFormat(std::string_view root, Sink sink) : XmlFormat(sink) {
     if (root == "MedlineCitationSet") {
       record_path_ = citation_path_ = "/MedlineCitationSet/MedlineCitation";
+      record_name_ = "MedlineCitation";
     } else {
       record_path_ = "/PubmedArticleSet/PubmedArticle";
       citation_path_ = record_path_ + "/MedlineCitation";
     }
     article_id_path_ = record_path_ + "/PubmedData/ArticleIdList/ArticleId";
   }
+
+  std::string_view record_name() const override { return record_name_; }
 
   std::string* start(std::string_view path, const XML_Char** attrs, std::uint32_t line) override {
     if (path == record_path_) {
@@ -293,6 +302,7 @@ class PubmedFormat : public XmlFormat {
   }
 
   std::string record_path_, citation_path_, article_id_path_;
+  std::string_view record_name_ = "PubmedArticle";
   Citation c_;
 };
 
@@ -302,6 +312,8 @@ class PubmedFormat : public XmlFormat {
 class AtomFormat : public XmlFormat {
  public:
   explicit AtomFormat(Sink sink) : XmlFormat(sink) {}
+
+  std::string_view record_name() const override { return "entry"; }
 
   std::string* start(std::string_view path, const XML_Char** attrs, std::uint32_t line) override {
     static constexpr std::string_view kEntry = "/feed/entry";
@@ -409,31 +421,24 @@ class AtomFormat : public XmlFormat {
   Entry e_;
 };
 
-// Feeds a file's lines to expat, one at a time, and hands out the records they
-// complete. The root element chooses the format (read_root()).
+// Feeds a file's lines to expat, a chunk at a time, and hands out the records
+// they complete. The root element chooses the format (read_root()).
+//
+// After a record that is not well-formed, expat cannot go on: the record is
+// left out, and the text after what is wrong is searched for the next record's
+// start tag ("<PubmedArticle", "<entry", with the root's prefix), where a new
+// parser starts on the root's start tag as the file wrote it (its namespaces
+// too), then the file from there. Records nest at a known depth and never in
+// each other, so the tag starts a record unless it lies in a comment or CDATA
+// section of the broken part; then that parser fails too, and the search goes
+// on past it. Each search starts past the point the last one reached: reading
+// ends.
 class XmlReader final : public Reader {
  public:
   XmlReader(std::unique_ptr<LineSource> src, std::string formats_hint)
-      : src_(std::move(src)),
-        formats_hint_(std::move(formats_hint)),
-        // The encoding is UTF-8 whatever the XML declaration says: LineSource checked it.
-        parser_(XML_ParserCreateNS("UTF-8", kNamespaceSeparator)) {
-    if (parser_ == nullptr) throw std::bad_alloc();
+      : src_(std::move(src)), formats_hint_(std::move(formats_hint)), parser_(make_parser()) {
     // A record bounds memory, not a line: XML may come on one line of megabytes.
     src_->allow_long_lines(true);
-    XML_SetUserData(parser_, this);
-    XML_SetElementHandler(parser_, on_start, on_end);
-    XML_SetCharacterDataHandler(parser_, on_text);
-    // What has no handler of its own (comments, declarations, white space
-    // outside the root) only shows that expat moves on (kMaxTokenBytes);
-    // entities are still expanded.
-    XML_SetDefaultHandlerExpand(parser_, on_other);
-    XML_SetEntityDeclHandler(parser_, on_entity_declaration);
-    XML_SetAttlistDeclHandler(parser_, on_attribute_declaration);
-    // No external DTD or parameter entity is ever read (expat's default, said
-    // here); with entity declarations refused, no entity can expand, and expat's
-    // own guard against amplification (billion laughs) stays on as well.
-    XML_SetParamEntityParsing(parser_, XML_PARAM_ENTITY_PARSING_NEVER);
   }
   ~XmlReader() override { XML_ParserFree(parser_); }
   XmlReader(const XmlReader&) = delete;
@@ -449,8 +454,11 @@ class XmlReader final : public Reader {
     fail(current_line(), "no root element");  // expat said so already
   }
 
+  std::uint64_t bytes_read() const override { return src_->offset(); }
+
+ protected:
   // The records a chunk completed before an error in it come out first, then the error.
-  std::optional<Record> next() override {
+  std::optional<Record> read_next() override {
     while (records_.empty() && feed_or_keep_error()) {
     }
     if (records_.empty()) {
@@ -462,9 +470,37 @@ class XmlReader final : public Reader {
     return r;
   }
 
-  std::uint64_t bytes_read() const override { return src_->offset(); }
-
  private:
+  // A record that cannot be parsed, thrown in a callback: what is wrong, said
+  // at `line`; the search for the next record's start tag begins at byte
+  // `resume` of the parser's input.
+  struct Broken {
+    std::uint32_t line;
+    std::string what;
+    std::int64_t resume;
+  };
+
+  // A namespace-aware expat parser calling this reader's handlers.
+  XML_Parser make_parser() {
+    // The encoding is UTF-8 whatever the XML declaration says: LineSource checked it.
+    XML_Parser parser = XML_ParserCreateNS("UTF-8", kNamespaceSeparator);
+    if (parser == nullptr) throw std::bad_alloc();
+    XML_SetUserData(parser, this);
+    XML_SetElementHandler(parser, on_start, on_end);
+    XML_SetCharacterDataHandler(parser, on_text);
+    // What has no handler of its own (comments, declarations, white space
+    // outside the root) only shows that expat moves on (kMaxTokenBytes);
+    // entities are still expanded.
+    XML_SetDefaultHandlerExpand(parser, on_other);
+    XML_SetEntityDeclHandler(parser, on_entity_declaration);
+    XML_SetAttlistDeclHandler(parser, on_attribute_declaration);
+    // No external DTD or parameter entity is ever read (expat's default, said
+    // here); with entity declarations refused, no entity can expand, and expat's
+    // own guard against amplification (billion laughs) stays on as well.
+    XML_SetParamEntityParsing(parser, XML_PARAM_ENTITY_PARSING_NEVER);
+    return parser;
+  }
+
   // As feed(), but an error is kept in error_ (and false returned), to be thrown
   // once the records before it are handed out.
   bool feed_or_keep_error() {
@@ -481,12 +517,18 @@ class XmlReader final : public Reader {
   // its end, once expat has checked that the document is complete.
   bool feed() {
     if (done_) return false;
+    // Seeking a record's start tag, the end of the chunk before is searched again:
+    // the tag may be cut between them.
     chunk_.clear();
+    if (seeking_) chunk_.swap(carry_);
+    const std::size_t carried = chunk_.size();
+    if (carried == 0) chunk_line_ = 0;
     std::exception_ptr unread;  // a line after those of the chunk that LineSource refused
     try {
-      while (chunk_.size() < kChunkBytes && src_->next(line_)) {
+      while (chunk_.size() < carried + kChunkBytes && src_->next(line_)) {
         // Reader::open skipped the blank lines before the first: expat's line 1 is this one.
         if (line_offset_ < 0) line_offset_ = static_cast<std::int64_t>(src_->number()) - 1;
+        if (chunk_line_ == 0) chunk_line_ = src_->number();
         // A lone CR is a line break to expat, not to LineSource: as a space, the
         // line numbers stay the file's (XML makes it white space either way).
         std::replace(line_.begin(), line_.end(), '\r', ' ');
@@ -496,15 +538,15 @@ class XmlReader final : public Reader {
     } catch (const InputError&) {
       unread = std::current_exception();
     }
-    if (chunk_.empty() && !unread) {
+    if (chunk_.size() == carried && !unread) {
       done_ = true;
-      parse(nullptr, 0, true);
+      if (!seeking_) parse(0, true);
       return false;
     }
     const std::uint64_t events = events_;
-    parse(chunk_.data(), chunk_.size(), false);  // an error in the lines before comes first
+    parse_chunk();  // an error in the lines before comes first
     if (unread) std::rethrow_exception(unread);
-    quiet_bytes_ = events_ == events ? quiet_bytes_ + chunk_.size() : 0;
+    quiet_bytes_ = events_ == events && !seeking_ ? quiet_bytes_ + chunk_.size() : 0;
     if (quiet_bytes_ > kMaxTokenBytes) {
       fail(current_line(), "a tag, comment or declaration over 1 MiB",
            "PubMed XML and Atom feeds have none: is this file what it seems, and whole?");
@@ -512,13 +554,97 @@ class XmlReader final : public Reader {
     return true;
   }
 
-  void parse(const char* data, std::size_t size, bool last) {
-    if (XML_Parse(parser_, data, static_cast<int>(size), last ? XML_TRUE : XML_FALSE) ==
-        XML_STATUS_OK)
-      return;
+  // Parses chunk_; after a broken record, from the next record's start tag
+  // on, in this chunk or (seeking_) in those after it.
+  void parse_chunk() {
+    std::size_t from = 0;
+    while (true) {
+      if (seeking_) {
+        const std::size_t at = find_record_start(from);
+        if (at == std::string::npos) {
+          // Its last bytes are searched again with the next chunk.
+          const std::size_t keep = std::min(chunk_.size() - from, record_tag_.size());
+          carry_ = chunk_.substr(chunk_.size() - keep);
+          chunk_line_ = line_at(chunk_.size() - keep);
+          return;
+        }
+        restart(at);
+        from = at;
+      }
+      const std::optional<std::size_t> resume = parse(from, false);
+      if (!resume) return;
+      from = *resume;
+      seeking_ = true;
+    }
+  }
+
+  // Parses chunk_ from byte `from`, or with `last` the end of the document.
+  // Returns where in chunk_ the search for the next record's start tag begins
+  // after a record that broke (left out, with its problem), or nullopt.
+  std::optional<std::size_t> parse(std::size_t from, bool last) {
+    const char* data = last ? nullptr : chunk_.data() + from;
+    const std::size_t size = last ? 0 : chunk_.size() - from;
+    chunk_index_ = fed_ - static_cast<std::int64_t>(from);
+    fed_ += static_cast<std::int64_t>(size);
+    if (XML_Parse(parser_, data, static_cast<int>(size), last ? XML_TRUE : XML_FALSE) == XML_STATUS_OK)
+      return std::nullopt;
     if (failure_) std::rethrow_exception(failure_);
-    fail(current_line(),
-         std::string("not well-formed XML (") + XML_ErrorString(XML_GetErrorCode(parser_)) + ")");
+    const std::string error =
+        std::string("not well-formed XML (") + XML_ErrorString(XML_GetErrorCode(parser_)) + ")";
+    // Before the root element there is no record to leave out: the file is not XML.
+    if (format_handler_ == nullptr) fail(current_line(), error);
+    // Past what expat stopped at: a start tag it refused is not taken again.
+    Broken broken = broken_ ? std::move(*broken_) : Broken{current_line(), error, XML_GetCurrentByteIndex(parser_) + 1};
+    broken_.reset();
+    if (root_tag_.empty() && !last) {
+      // The document cannot be opened again: what is left of it is lost.
+      broken.what += ", and the rest of the file cannot be read";
+      done_ = true;
+    }
+    reject(broken.line, std::move(broken.what), kXmlHint);
+    if (last || done_) return std::nullopt;
+    return static_cast<std::size_t>(std::clamp<std::int64_t>(broken.resume - chunk_index_,
+                                                             static_cast<std::int64_t>(from),
+                                                             static_cast<std::int64_t>(chunk_.size())));
+  }
+
+  // Where in chunk_, from `from` on, the next record's start tag begins, or npos.
+  std::size_t find_record_start(std::size_t from) const {
+    for (std::size_t at = from; (at = chunk_.find(record_tag_, at)) != std::string::npos; ++at) {
+      const std::size_t after = at + record_tag_.size();
+      // "<PubmedArticleSet" is no record; a tag cut at the chunk's end is told with the next.
+      if (after < chunk_.size() && std::string_view(" \t\n/>").find(chunk_[after]) != std::string_view::npos) {
+        return at;
+      }
+    }
+    return std::string::npos;
+  }
+
+  // The file's line of byte `at` of chunk_.
+  std::uint32_t line_at(std::size_t at) const {
+    return chunk_line_ + static_cast<std::uint32_t>(
+                             std::count(chunk_.begin(), chunk_.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  }
+
+  // A new parser, on the root's start tag, to parse chunk_ from byte `at` on.
+  void restart(std::size_t at) {
+    XML_ParserFree(parser_);
+    parser_ = nullptr;  // make_parser may throw
+    parser_ = make_parser();
+    depth_ = 0;
+    path_.clear();
+    path_lengths_.clear();
+    capture_ = nullptr;
+    skipping_ = false;
+    record_bytes_ = 0;
+    seeking_ = false;
+    // The root's start tag has no line break (they became spaces): chunk_[at] is on expat's line 1.
+    line_offset_ = static_cast<std::int64_t>(line_at(at)) - 1;
+    fed_ = static_cast<std::int64_t>(root_tag_.size());
+    if (XML_Parse(parser_, root_tag_.data(), static_cast<int>(root_tag_.size()), XML_FALSE) != XML_STATUS_OK) {
+      if (failure_) std::rethrow_exception(failure_);
+      fail(line_at(at), "the root element cannot be read again after a broken record");  // it was read once
+    }
   }
 
   // The file's line that expat is at (the start tag's, in a start handler).
@@ -533,6 +659,13 @@ class XmlReader final : public Reader {
   [[noreturn]] void fail(std::uint32_t line, const std::string& what,
                          const std::string& hint = kXmlHint) const {
     throw InputError(src_->where(line) + ": " + what, src_->name(), line, hint);
+  }
+
+  // Ends the record being parsed, or what is between records, as broken for
+  // `what`, said at `line`; the search for the next record starts at the
+  // current event (`here`), or past its first byte.
+  [[noreturn]] void broken(std::uint32_t line, std::string what, bool here) const {
+    throw Broken{line, std::move(what), XML_GetCurrentByteIndex(parser_) + (here ? 0 : 1)};
   }
 
   // Adds `bytes` to the current record's size. Past kMaxRecordBytes the record
@@ -550,7 +683,7 @@ class XmlReader final : public Reader {
   }
 
   void start(const XML_Char* name, const XML_Char** attrs) {
-    if (++depth_ > kMaxDepth) fail(current_line(), "elements nested over 256 deep");
+    if (++depth_ > kMaxDepth) broken(current_line(), "elements nested over 256 deep", false);
     std::string_view qualified(name), ns, local = qualified;
     if (const auto sep = qualified.find(kNamespaceSeparator); sep != std::string_view::npos) {
       ns = qualified.substr(0, sep);
@@ -564,8 +697,18 @@ class XmlReader final : public Reader {
       path_ += "{" + std::string(ns) + "}";  // Clark's notation: no format reads these
     }
     path_ += local;
-    if (path_.size() > kMaxPathBytes) fail(current_line(), "element names nested over 4 KiB deep");
+    if (path_.size() > kMaxPathBytes) broken(current_line(), "element names nested over 4 KiB deep", false);
+    if (depth_ == 1 && root_tag_.empty()) keep_root_tag();
     if (skipping_) return;  // inside a record over its cap
+    // A record's start tag inside a record: the one before was never closed,
+    // and would take every record after it along.
+    if (format_handler_ != nullptr && format_handler_->in_record() && depth_ > record_depth_ &&
+        (ns.empty() || ns == kAtomNamespace) && local == format_handler_->record_name()) {
+      broken(record_line_,
+             "the <" + std::string(local) + "> that starts here is not closed before the next one, on line " +
+                 std::to_string(current_line()),
+             true);
+    }
     std::size_t cost = kElementCost;
     for (const XML_Char** a = attrs; *a != nullptr; ++a) cost += std::strlen(*a);
     if (capture_ != nullptr) {  // markup inside a text: its text is kept
@@ -582,6 +725,21 @@ class XmlReader final : public Reader {
       record_line_ = current_line();
     }
     count(cost);
+  }
+
+  // Keeps the root's start tag as the file wrote it, to start a parser on
+  // after a broken record; "<x/>" as "<x>", since records are to follow.
+  void keep_root_tag() {
+    int offset = 0, size = 0;
+    const char* buffer = XML_GetInputContext(parser_, &offset, &size);
+    const int bytes = XML_GetCurrentByteCount(parser_);
+    if (buffer == nullptr || bytes <= 0 || offset < 0 || offset + bytes > size ||
+        static_cast<std::size_t>(bytes) > kMaxRootTagBytes) {
+      return;  // then a broken record ends the file
+    }
+    root_tag_.assign(buffer + offset, static_cast<std::size_t>(bytes));
+    std::replace(root_tag_.begin(), root_tag_.end(), '\n', ' ');
+    if (root_tag_.ends_with("/>")) root_tag_.erase(root_tag_.size() - 2, 1);
   }
 
   void end() {
@@ -619,6 +777,13 @@ class XmlReader final : public Reader {
               ">: abstracts reads PubMed's PubmedArticleSet or MedlineCitationSet, and Atom feeds)",
           formats_hint_);
     }
+    // A record's start tag as the file writes it: with the root's prefix, if any ("<atom:entry").
+    const std::string_view tag(root_tag_);
+    const std::string_view qname = tag.substr(std::min<std::size_t>(1, tag.size()),
+                                              tag.find_first_of(" \t\n/>") - std::min<std::size_t>(1, tag.size()));
+    const std::size_t colon = qname.find(':');
+    record_tag_ = "<" + std::string(colon == std::string_view::npos ? "" : qname.substr(0, colon + 1)) +
+                  std::string(format_handler_->record_name());
   }
 
   // Runs `f`, a part of an expat callback: an exception must not cross expat's C
@@ -626,9 +791,13 @@ class XmlReader final : public Reader {
   template <class F>
   static void guard(void* self, const F& f) {
     auto& reader = *static_cast<XmlReader*>(self);
-    if (reader.failure_) return;  // expat may still call back after XML_StopParser
+    // expat may still call back after XML_StopParser
+    if (reader.failure_ || reader.broken_) return;
     try {
       f(reader);
+    } catch (Broken& broken) {
+      reader.broken_ = std::move(broken);
+      XML_StopParser(reader.parser_, XML_FALSE);
     } catch (...) {
       reader.failure_ = std::current_exception();
       XML_StopParser(reader.parser_, XML_FALSE);
@@ -693,7 +862,15 @@ class XmlReader final : public Reader {
   std::deque<Record> records_;                 // completed, not handed out yet
   std::exception_ptr failure_;                 // thrown in a callback
   std::exception_ptr error_;                   // next() throws once the records before it are out
+  std::optional<Broken> broken_;               // thrown in a callback
   std::string line_, chunk_;
+  std::uint32_t chunk_line_ = 0;   // the file's line of chunk_[0]
+  std::int64_t fed_ = 0;           // bytes given to parser_ so far
+  std::int64_t chunk_index_ = 0;   // parser_'s byte index of chunk_[0] (negative after a restart)
+  std::string root_tag_;           // the root's start tag as written, line breaks as spaces
+  std::string record_tag_;         // a record's start tag up to its name: "<PubmedArticle"
+  bool seeking_ = false;           // after a broken record, seeking the next one's start tag
+  std::string carry_;              // the end of the chunk searched last, searched again
   std::int64_t line_offset_ = -1;  // file line = expat line + this; -1 before the first line
   std::uint64_t events_ = 0;       // expat's callbacks so far
   std::size_t quiet_bytes_ = 0;    // fed to expat since a chunk that made a callback

@@ -1023,7 +1023,8 @@ std::vector<Record> read_items(const Snapshot& snapshot, const std::vector<std::
       if (left_out != nullptr) {
         left_out->push_back({line_of(id), "Zotero item " + p.record.fields.zotero_key +
                                               " (itemID " + std::to_string(id) +
-                                              "): " + p.problem});
+                                              "): " + p.problem,
+                             {}});
       }
       p.live = false;  // said once, if the id is given twice
       continue;
@@ -1252,7 +1253,7 @@ class ItemReader : public Reader {
     size_ = std::filesystem::file_size(snapshot.database(), ec);
   }
 
-  std::optional<Record> next() override {
+  std::optional<Record> read_next() override {
     // Items a batch at a time: memory holds one batch of records.
     constexpr std::size_t kBatch = 1000;
     while (at_ == batch_.size()) {

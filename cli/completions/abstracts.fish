@@ -27,6 +27,7 @@ complete -c abstracts -n '__fish_seen_subcommand_from index' -s v -l verbose -d 
 complete -c abstracts -n '__fish_seen_subcommand_from index' -s w -l watch -d 'Then keep the index in step with its sources'
 complete -c abstracts -n '__fish_seen_subcommand_from index' -s g -l glob -x -d 'Index only the files of a folder that match a glob'
 complete -c abstracts -n '__fish_seen_subcommand_from index' -l shard -x -d 'Build shard K of N of a cluster'
+complete -c abstracts -n '__fish_seen_subcommand_from index' -l strict -d 'Fail a file with a record that cannot be read'
 complete -c abstracts -n '__fish_seen_subcommand_from index forget' -F
 
 set -l results '__fish_seen_subcommand_from search similar'

@@ -3,8 +3,9 @@
 // the input chooses: odd, and the rest is gzip-compressed before it is written,
 // so the fuzzer reaches the formats behind the decompressor; even, and the rest
 // is written as it is (which may be gzip data of its own, corrupt or cut short).
-// Every record is read. The readers are what stands between files and the
-// engine: whatever they pass on must be UTF-8.
+// Its second bit reads the file strictly (Reader::set_strict): a record left
+// out must then fail the file. Every record is read. The readers are what
+// stands between files and the engine: whatever they pass on must be UTF-8.
 #include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -55,13 +56,17 @@ const std::string& file_with(std::string_view content) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const bool compress = (data[0] & 1) != 0;
+  const bool strict = (data[0] & 2) != 0;
   const std::string_view rest(reinterpret_cast<const char*>(data) + 1, size - 1);
   const std::string& path = file_with(compress ? gzip(rest) : std::string(rest));
   try {
     auto reader = abstracts::indexer::Reader::open(path);
+    reader->set_strict(strict);
     check(is_utf8(reader->venue()), "the venue is UTF-8");
     std::uint32_t line = 0;
+    std::size_t records = 0;
     while (auto r = reader->next()) {
+      ++records;
       check(r->line >= line, "records come in the order of their lines (two BibTeX entries may share one)");
       line = r->line;
       const abstracts::Abstract& f = r->fields;
@@ -88,10 +93,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check(a.month >= 0 && a.month <= 12 && a.day >= 0 && a.day <= 31 && (a.day == 0 || a.month != 0),
             "a date is a date");
     }
+    check(!strict || reader->rejected() == 0, "read strictly, a record left out fails the file");
+    check(reader->rejected() == 0 || records + reader->skipped() > 0,
+          "a file of which no record could be read fails");
     const auto problems = reader->take_problems();
     check(problems.size() <= reader->rejected(), "each record left out is counted");
     for (const auto& p : problems)
-      check(p.line >= 1 && is_utf8(p.what), "a record left out is said with its line");
+      check(p.line >= 1 && is_utf8(p.what) && is_utf8(p.hint), "a record left out is said with its line");
   } catch (const abstracts::Error&) {
     // InputError: bad input, rejected as the readers promise.
   }

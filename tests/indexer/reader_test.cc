@@ -440,14 +440,20 @@ TEST(JsonLinesReader, GzipReadsTheSame) {
                                   });
 }
 
-TEST(JsonLinesReader, BadJsonIsAnErrorOnItsLine) {
-  const std::vector<std::string> bad_lines = {
-      R"({"_id": "c", "text": )",
-      R"({"_id": "c", "text": "unterminated})",
-      R"(not json at all)",
-      R"({"_id": "c", "text": "x"} trailing)",
+// Issue 41: a line that is not JSON, or not an object of a known kind, was an
+// error on the whole file. It is left out, said on its line, and the next line
+// read.
+TEST(Issue41, ABadJsonLineIsLeftOutAndTheNextRead) {
+  const std::vector<std::pair<std::string, std::string>> bad_lines = {
+      {R"({"_id": "c", "text": )", "not valid JSON"},
+      {R"({"_id": "c", "text": "unterminated})", "not valid JSON"},
+      {R"(not json at all)", "not valid JSON"},
+      {R"({"_id": "c", "text": "x"} trailing)", "not valid JSON"},
+      {R"([1, 2])", "not a JSON object"},
+      {R"({"_id": ["c"], "text": "x"})", "\"_id\" is neither a string nor an integer"},
+      {R"({"name": "no abstract anywhere"})", "an object of no known kind"},
   };
-  for (const auto& bad : bad_lines) {
+  for (const auto& [bad, says] : bad_lines) {
     SCOPED_TRACE(bad);
     TempDir dir;
     auto file = dir / "bad.jsonl";
@@ -456,10 +462,16 @@ TEST(JsonLinesReader, BadJsonIsAnErrorOnItsLine) {
                      R"({"_id": "b", "text": "y"})"
                      "\n" +
                          bad + "\n" + R"({"_id": "d", "text": "z"})" + "\n");
-    auto e = ReadAllError(file);
-    if (!e) continue;
-    EXPECT_EQ(e->line(), 3u);
-    EXPECT_NE(e->file().find("bad.jsonl"), std::string::npos) << e->file();
+    auto reader = Reader::open(file);
+    std::vector<std::string> ids;
+    while (auto r = reader->next()) ids.push_back(r->fields.id);
+    EXPECT_EQ(ids, (std::vector<std::string>{"a", "b", "d"}));
+    EXPECT_EQ(reader->rejected(), 1u);
+    const auto problems = reader->take_problems();
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].line, 3u);
+    EXPECT_NE(problems[0].what.find(says), std::string::npos) << problems[0].what;
+    EXPECT_NE(problems[0].hint.find("JSON Lines"), std::string::npos) << problems[0].hint;
   }
 }
 
@@ -637,6 +649,154 @@ TEST(Issue40, IdAndAbstractMakeAnArxivRecord) {
   EXPECT_EQ(records[1].fields.arxiv_id, "");
   EXPECT_EQ(records[1].fields.venue, "Zoology");
   EXPECT_EQ(records[1].fields.citation_key, "smith2020");
+}
+
+
+// ---------------------------------------------------------------------------
+// Issue 41: one bad record never refuses a file.
+
+// A RIS record without its TY line (tag lines outside a record) was dropped
+// without a word; it is a malformed record, up to its ER or the next TY.
+TEST(Issue41, ARisRecordWithoutItsTyLineIsLeftOutAndSaid) {
+  TempDir dir;
+  const struct {
+    std::string content;
+    std::uint32_t line;
+    std::string first_tag;
+  } cases[] = {
+      {"TY  - JOUR\nAB  - First.\nER  - \nAU  - Smith\nAB  - Lost.\nER  - \nTY  - JOUR\nAB  - Third.\nER  - \n", 4,
+       "AU"},
+      // A TY line mistyped ("TY - "): the record has none; the next TY ends it.
+      {"TY  - JOUR\nAB  - First.\nER  - \nTY - JOUR\nTI  - Lost\nAB  - Lost.\nTY  - JOUR\nAB  - Third.\nER  - \n",
+       5, "TI"},
+      // Cochrane's lines between records are no tags; one record without TY at the end.
+      {"Record #1 of 2\nTY  - JOUR\nAB  - First.\nER  - \nRecord #2 of 2\nTY  - JOUR\nAB  - Third.\nER  - \n"
+       "AB  - Lost.\n",
+       9, "AB"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.content);
+    write_file(dir / "bad.ris", c.content);
+    auto reader = Reader::open(dir / "bad.ris");
+    std::vector<std::string> texts;
+    while (auto r = reader->next()) texts.push_back(r->raw_text);
+    EXPECT_EQ(texts, (std::vector<std::string>{"First.", "Third."}));
+    EXPECT_EQ(reader->rejected(), 1u);
+    const auto problems = reader->take_problems();
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].line, c.line);
+    EXPECT_EQ(problems[0].what, "a RIS record without its TY line (its first tag is " + c.first_tag + ")");
+  }
+}
+
+// A file of each format with one record left out between two good ones: the
+// file without its good records, and the file read strictly.
+struct BrokenFile {
+  std::string name;
+  std::string head, good1, bad, good2, tail;
+  std::string says;  // of the bad record
+  // The bad record's line in the file, and in the file of it alone.
+  std::uint32_t line() const { return lines_of(head + good1) + 1; }
+  std::uint32_t line_alone() const { return lines_of(head) + 1; }
+  std::string content() const { return head + good1 + bad + good2 + tail; }
+  std::string alone() const { return head + bad + tail; }
+  static std::uint32_t lines_of(const std::string& s) {
+    return static_cast<std::uint32_t>(std::count(s.begin(), s.end(), '\n'));
+  }
+};
+
+std::vector<BrokenFile> broken_files() {
+  const std::string pubmed_article =
+      "<PubmedArticle><MedlineCitation><PMID>N</PMID><Article><Abstract><AbstractText>TEXT</AbstractText>"
+      "</Abstract></Article></MedlineCitation></PubmedArticle>\n";
+  auto article = [&](const std::string& pmid, const std::string& text) {
+    std::string a = pubmed_article;
+    a.replace(a.find('N'), 1, pmid);
+    a.replace(a.find("TEXT"), 4, text);
+    return a;
+  };
+  auto entry = [](const std::string& id, const std::string& text) {
+    return "<entry><id>http://arxiv.org/abs/" + id + "v1</id><title>T</title><summary>" + text +
+           "</summary></entry>\n";
+  };
+  return {
+      {"long.txt", kHeader, "First okapi.\n", std::string((1u << 20) + 1, 'x') + "\n", "Last okapi.\n", "",
+       "a line over 1 MiB"},
+      {"bad.jsonl", "", R"({"_id": "1", "text": "First okapi."})" "\n", R"({"_id": "2", "text": })" "\n",
+       R"({"_id": "3", "text": "Last okapi."})" "\n", "", "not valid JSON"},
+      {"bad.json", "[\n", R"({"type": "article", "abstract": "First okapi."},)" "\n",
+       R"({"name": "no kind"},)" "\n", R"({"type": "article", "abstract": "Last okapi."})" "\n", "]\n",
+       "an object of no known kind"},
+      {"bad.ris", "", "TY  - JOUR\nAB  - First okapi.\nER  - \n", "AB  - Lost.\nER  - \n",
+       "TY  - JOUR\nAB  - Last okapi.\nER  - \n", "", "a RIS record without its TY line"},
+      {"bad.bib", "", "@article{a, abstract = {First okapi.}}\n", "@article{b, title = {T} abstract = {y}}\n",
+       "@article{c, abstract = {Last okapi.}}\n", "", "syntax error: found \"abstract\""},
+      {"bad.xml", "<PubmedArticleSet>\n", article("1", "First okapi."), article("2", "Bad &nbsp; okapi."),
+       article("3", "Last okapi."), "</PubmedArticleSet>\n", "not well-formed XML (undefined entity)"},
+      {"bad.atom", "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n", entry("2101.00001", "First okapi."),
+       entry("2101.00002", "Bad < okapi."), entry("2101.00003", "Last okapi."), "</feed>\n",
+       "not well-formed XML (not well-formed (invalid token))"},
+  };
+}
+
+// Each format leaves out its bad record and reads the rest; strictly read, the
+// bad record fails the file, as a malformed record did before; a file of the
+// bad record alone fails either way, as today.
+TEST(Issue41, EachFormatReadsOnPastABadRecordUnlessStrict) {
+  TempDir dir;
+  for (const BrokenFile& f : broken_files()) {
+    SCOPED_TRACE(f.name);
+    const auto file = dir / f.name;
+    write_file(file, f.content());
+    auto reader = Reader::open(file);
+    std::vector<std::string> texts;
+    while (auto r = reader->next()) texts.push_back(r->raw_text);
+    EXPECT_EQ(texts, (std::vector<std::string>{"First okapi.", "Last okapi."}));
+    EXPECT_EQ(reader->rejected(), 1u);
+    const auto problems = reader->take_problems();
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].line, f.line());
+    EXPECT_NE(problems[0].what.find(f.says), std::string::npos) << problems[0].what;
+    EXPECT_EQ(skipped_record(file, problems[0]).what(),
+              file.string() + ":" + std::to_string(f.line()) + ": " + problems[0].what + "; record skipped");
+
+    reader = Reader::open(file);
+    reader->set_strict(true);
+    try {
+      while (reader->next()) {
+      }
+      ADD_FAILURE() << "read strictly";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.line(), f.line());
+      EXPECT_EQ(std::string(e.what()), file.string() + ":" + std::to_string(f.line()) + ": " + problems[0].what);
+      EXPECT_EQ(e.hint(), problems[0].hint);
+    }
+
+    if (f.name == "bad.ris") continue;  // without a TY line, no file is RIS
+    write_file(file, f.alone());
+    auto e = ReadAllError(file);
+    if (!e) continue;
+    EXPECT_EQ(e->line(), f.line_alone());
+    EXPECT_EQ(std::string(e->what()), file.string() + ":" + std::to_string(f.line_alone()) + ": " + problems[0].what);
+  }
+}
+
+// A file of many bad records and no good one says how many it lost; one that
+// has a record without an abstract besides has records that could be read.
+TEST(Issue41, AFileOfWhichNoRecordCanBeReadIsAnError) {
+  TempDir dir;
+  write_file(dir / "bad.jsonl", "{not json\n{\"name\": \"x\"}\n[3]\n");
+  auto e = ReadAllError(dir / "bad.jsonl");
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->line(), 1u);
+  EXPECT_EQ(std::string(e->what()),
+            (dir / "bad.jsonl").string() + ":1: not valid JSON; nor could the file's 2 other records be read");
+
+  write_file(dir / "bad.jsonl", "{not json\n{\"_id\": \"1\", \"text\": \"\"}\n");
+  auto reader = Reader::open(dir / "bad.jsonl");
+  EXPECT_FALSE(reader->next());
+  EXPECT_EQ(reader->skipped(), 1u);
+  EXPECT_EQ(reader->rejected(), 1u);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -469,12 +471,10 @@ TEST(Issue18Xml, LineNumbersAfterBlankLinesAndLoneCarriageReturns) {
   auto first = reader->next();
   ASSERT_TRUE(first) << "a record is handed out before the rest of the file is read";
   EXPECT_EQ(first->line, 4u);
-  try {
-    reader->next();
-    ADD_FAILURE() << "no error";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.line(), 6u) << e.what();
-  }
+  EXPECT_FALSE(reader->next());
+  const auto problems = reader->take_problems();
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].line, 6u) << problems[0].what;
 }
 
 TEST(Issue18Xml, AnXmlRootOfNoKnownFormatIsRefused) {
@@ -508,22 +508,183 @@ TEST(Issue18Xml, AnEntityBombIsRefused) {
   EXPECT_TRUE(abstracts::testing::contains(e->what(), "declares the entity 'lol'")) << e->what();
 }
 
-// A file that turns out malformed after good records indexes nothing, whether
-// it is the first file of a bulk build or goes into an index that has abstracts.
-TEST(Issue18Xml, AMalformedFileIndexesNothing) {
+// ---------------------------------------------------------------------------
+// Issue 41: a record that is not well-formed is left out, and the records after
+// it read.
+
+// A PubMed article of `pmid` whose abstract is `text` (XML as written), on one line.
+std::string article(const std::string& pmid, const std::string& text) {
+  return "<PubmedArticle><MedlineCitation><PMID>" + pmid + "</PMID><Article><Abstract><AbstractText>" + text +
+         "</AbstractText></Abstract></Article></MedlineCitation></PubmedArticle>\n";
+}
+
+// What reading `content` gives: the PMIDs (or arXiv ids) of its records with
+// their lines, and its problems.
+struct Read {
+  std::vector<std::pair<std::string, std::uint32_t>> records;
+  std::vector<RecordProblem> problems;
+};
+Read read_xml(const std::string& content) {
   TempDir dir;
-  const std::string bad = std::string(kPubmed).substr(0, std::string(kPubmed).rfind("</PubmedArticleSet>"));
-  write_file(dir / "bad.xml", bad);
+  write_file(dir / "bad.xml", content);
+  auto reader = Reader::open(dir / "bad.xml");
+  Read out;
+  while (auto r = reader->next()) {
+    out.records.emplace_back(r->fields.pmid.empty() ? r->fields.arxiv_id : r->fields.pmid, r->line);
+  }
+  out.problems = reader->take_problems();
+  EXPECT_EQ(reader->rejected(), out.problems.size());
+  return out;
+}
+
+using Records = std::vector<std::pair<std::string, std::uint32_t>>;
+
+TEST(Issue41, AMalformedXmlRecordIsLeftOutAndTheRecordsAfterItRead) {
+  const std::string set = "<?xml version=\"1.0\"?>\n<PubmedArticleSet>\n";  // lines 1-2
+  const std::string end = "</PubmedArticleSet>\n";
+  std::string deep;
+  for (int i = 0; i < 300; ++i) deep += "<b>";
+  const struct {
+    std::string name, content;
+    Records records;
+    std::uint32_t line;
+    std::string says;
+  } cases[] = {
+      {"mismatched tag", set + article("1", "One.") + article("2", "Two.</Abstract>") + article("3", "Three.") + end,
+       {{"1", 3}, {"3", 5}}, 4, "not well-formed XML (mismatched tag)"},
+      {"undefined entity", set + article("1", "One.") + article("2", "Two &nbsp; words.") + article("3", "Three.") + end,
+       {{"1", 3}, {"3", 5}}, 4, "not well-formed XML (undefined entity)"},
+      {"a bare ampersand over lines",
+       set + article("1", "One.") + article("2", "Two\n&\nwords.") + article("3", "Three.") + end,
+       {{"1", 3}, {"3", 7}}, 5, "not well-formed XML"},
+      // Its end tag missing, a record would take every record after it along.
+      {"a record never closed",
+       set + article("1", "One.") + "<PubmedArticle><MedlineCitation><PMID>2</PMID>\n" + article("3", "Three.") +
+           article("4", "Four.") + end,
+       {{"1", 3}, {"3", 5}, {"4", 6}}, 4, "the <PubmedArticle> that starts here is not closed before the next one, on line 5"},
+      {"elements nested too deep", set + article("1", "One.") + article("2", deep) + article("3", "Three.") + end,
+       {{"1", 3}, {"3", 5}}, 4, "elements nested over 256 deep"},
+      {"broken between records", set + article("1", "One.") + "<x a=1/>\n" + article("3", "Three.") + end,
+       {{"1", 3}, {"3", 5}}, 4, "not well-formed XML"},
+      // Two efetch answers pasted into one file: the second's records are read.
+      {"two documents", set + article("1", "One.") + end + set + article("2", "Two.") + end,
+       {{"1", 3}, {"2", 7}}, 5, "not well-formed XML (junk after document element)"},
+      {"cut short in a record", set + article("1", "One.") + "<PubmedArticle><MedlineCitation><PMID>2</PMID>\n",
+       {{"1", 3}}, 4, "not well-formed XML (no element found)"},
+      {"cut short after a record", set + article("1", "One.") + article("2", "Two."), {{"1", 3}, {"2", 4}}, 4,
+       "not well-formed XML (no element found)"},
+      // The root's start tag, on two lines, opens each new parser: the namespaces of
+      // Atom and arXiv hold, and so do the lines.
+      {"an Atom feed",
+       "<feed xmlns=\"http://www.w3.org/2005/Atom\"\n      xmlns:arxiv=\"http://arxiv.org/schemas/atom\">\n"
+       "<entry><id>http://arxiv.org/abs/2101.00001v1</id><summary>One.</summary></entry>\n"
+       "<entry><id>http://arxiv.org/abs/2101.00002v1</id><summary>Two < 3.</summary></entry>\n"
+       "<entry><id>http://arxiv.org/abs/2101.00003v1</id>\n<summary>Three.</summary><arxiv:doi>10.1/3</arxiv:doi>"
+       "</entry>\n</feed>\n",
+       {{"2101.00001", 3}, {"2101.00003", 5}}, 4, "not well-formed XML (not well-formed (invalid token))"},
+      {"an Atom feed with a prefix",
+       "<a:feed xmlns:a=\"http://www.w3.org/2005/Atom\">\n"
+       "<a:entry><a:id>http://arxiv.org/abs/2101.00001v1</a:id><a:summary>One.</a:summary></a:entry>\n"
+       "<a:entry><a:id>http://arxiv.org/abs/2101.00002v1</a:id><a:summary>Two.</a:summry></a:entry>\n"
+       "<a:entry><a:id>http://arxiv.org/abs/2101.00003v1</a:id><a:summary>Three.</a:summary></a:entry>\n"
+       "</a:feed>\n",
+       {{"2101.00001", 2}, {"2101.00003", 4}}, 3, "not well-formed XML (mismatched tag)"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const Read read = read_xml(c.content);
+    EXPECT_EQ(read.records, c.records);
+    ASSERT_EQ(read.problems.size(), 1u);
+    EXPECT_EQ(read.problems[0].line, c.line) << read.problems[0].what;
+    EXPECT_TRUE(abstracts::testing::contains(read.problems[0].what, c.says)) << read.problems[0].what;
+  }
+}
+
+// The arXiv namespace, declared on the root only, holds in a parser started
+// after a broken entry.
+TEST(Issue41, AnAtomEntryAfterABrokenOneKeepsItsNamespaces) {
+  std::string feed = kAtom2025;
+  const auto second = feed.find("<entry>", feed.find("<entry>") + 1);
+  feed.insert(second, "<entry><id>http://arxiv.org/abs/2101.00009v1</id><summary>&bad;</summary></entry>\n");
+  TempDir dir;
+  write_file(dir / "feed.xml", feed);
+  auto reader = Reader::open(dir / "feed.xml");
+  const auto records = all(*reader);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].fields.doi, "10.1103/PhysRevD.76.013009");
+  EXPECT_EQ(records[1].fields.arxiv_id, "hep-th/9901001");
+  EXPECT_EQ(records[1].fields.categories, std::vector<std::string>{"hep-th"}) << "arxiv:primary_category";
+  EXPECT_EQ(reader->rejected(), 1u);
+}
+
+// The next record's start tag is found wherever the file's chunks and a long
+// line's pieces cut it, however far after the broken record it comes, and what
+// lies between is no tag over 1 MiB.
+TEST(Issue41, TheNextXmlRecordIsFoundAcrossChunksAndPieces) {
+  constexpr std::size_t kMiB = 1 << 20;
+  // Two MiB of lines after what is wrong, then the next record.
+  std::string far = "<PubmedArticleSet>\n" + article("1", "One.") + "<PubmedArticle><PMID>2</PMID>&bad;\n";
+  for (int i = 0; i < 30000; ++i) far += "words of a broken record, words of a broken record, words\n";
+  const auto far_line = static_cast<std::uint32_t>(std::count(far.begin(), far.end(), '\n')) + 1;
+  far += article("3", "Three.") + "</PubmedArticleSet>\n";
+  Read read = read_xml(far);
+  EXPECT_EQ(read.records, (Records{{"1", 2}, {"3", far_line}}));
+  ASSERT_EQ(read.problems.size(), 1u);
+  EXPECT_EQ(read.problems[0].line, 3u);
+
+  // One line of XML, read in pieces of 1 MiB: the next record's tag before the
+  // first piece's end, across it, and just after it.
+  const std::string tag = "<PubmedArticle>";
+  for (const std::size_t before_end : {tag.size() + 1, tag.size(), tag.size() - 1, tag.size() - 2, std::size_t{7},
+                                       std::size_t{1}, std::size_t{0}}) {
+    SCOPED_TRACE(before_end);
+    std::string one = article("1", "One."), three = article("3", "Three.");
+    one.pop_back();  // the '\n' of its line: the file is one line
+    three.pop_back();
+    std::string line = "<PubmedArticleSet>" + one + "<PubmedArticle>&bad;";
+    line.resize(kMiB - before_end, ' ');
+    line += three + "</PubmedArticleSet>\n";
+    read = read_xml(line);
+    EXPECT_EQ(read.records, (Records{{"1", 1}, {"3", 1}}));
+    EXPECT_EQ(read.problems.size(), 1u);
+  }
+}
+
+// The records of a file cut short stay, its end said in a warning; indexed
+// strictly, it changes nothing, whether it is the first file of a bulk build or
+// goes into an index that has abstracts (as a malformed file did before).
+TEST(Issue41, AnXmlFileCutShortKeepsItsRecordsUnlessStrict) {
+  TempDir dir;
+  const std::string cut = std::string(kPubmed).substr(0, std::string(kPubmed).rfind("</PubmedArticleSet>"));
+  write_file(dir / "cut.xml", cut);
   write_file(dir / "good.xml", kAtom2025);
+  auto reader = Reader::open(dir / "cut.xml");
+  EXPECT_EQ(all(*reader).size(), 2u);
+  const auto problems = reader->take_problems();
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].what, "not well-formed XML (no element found)");
   for (const bool bulk : {true, false}) {
+    SCOPED_TRACE(bulk ? "bulk" : "file by file");
     TempDir index_dir;
     auto writer = Writer::open(index_dir / "index");
     if (!bulk) writer.index_file(dir / "good.xml");
-    EXPECT_THROW(writer.index_file(dir / "bad.xml"), InputError);
+    IndexOptions strict;
+    strict.strict = true;
+    EXPECT_THROW(writer.index({dir / "cut.xml"}, strict), InputError);
     writer.commit();
-    const auto index = Index::open(index_dir / "index");
-    EXPECT_EQ(index.stats().abstracts, bulk ? 0u : 2u);
-    EXPECT_FALSE(index.get("10.1097/md.0000000000015437")) << (bulk ? "bulk" : "file by file");
+    EXPECT_EQ(Index::open(index_dir / "index").stats().abstracts, bulk ? 0u : 2u);
+    EXPECT_FALSE(Index::open(index_dir / "index").get("10.1097/md.0000000000015437"));
+
+    IndexOptions lenient;
+    std::vector<std::string> warnings;
+    lenient.on_warning = [&](const std::exception& e) { warnings.push_back(e.what()); };
+    EXPECT_EQ(writer.index({dir / "cut.xml"}, lenient), 0u);
+    writer.commit();
+    EXPECT_EQ(Index::open(index_dir / "index").stats().abstracts, bulk ? 2u : 4u);
+    EXPECT_TRUE(Index::open(index_dir / "index").get("10.1097/md.0000000000015437"));
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_TRUE(warnings[0].starts_with((dir / "cut.xml").string() + ":")) << warnings[0];
+    EXPECT_TRUE(warnings[0].ends_with(": not well-formed XML (no element found); record skipped")) << warnings[0];
   }
 }
 

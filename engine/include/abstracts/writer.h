@@ -34,8 +34,8 @@ struct FileReport {
   std::size_t removed = 0;     // abstracts dropped from the index (gone from the file, or with it)
   std::size_t skipped = 0;     // records without an abstract (for BEIR: neither text nor title), left out
   // Records that could not be read, left out and the rest of the file read on: a
-  // record over its format's size cap (docs/formats.md). Each is also reported
-  // to IndexOptions::on_warning.
+  // malformed record, or one over its format's size cap (docs/formats.md). Each
+  // is also reported to IndexOptions::on_warning.
   std::size_t rejected = 0;
   std::size_t other_shards = 0;  // abstracts that belong to the other shards (WriterOptions::shard), left out
   std::string kind;  // kSkipped: what the file seems to be ("PDF", "Markdown", "backup", "other")
@@ -72,6 +72,11 @@ struct IndexOptions {
   // files of the folders given to index(); remembered with each folder for its
   // syncs. Files named directly are always read.
   std::vector<std::string> globs;
+  // A record that could not be read (FileReport::rejected) fails its file, as
+  // on_error says, rather than being left out: the file's InputError names it,
+  // and the index keeps what it had of the file. Unset, a file fails only when
+  // not one of its records could be read.
+  bool strict = false;
   // The folders given to index() are the bundled demo corpus (Source::Kind::kDemo).
   bool demo = false;
   // Threads for a bulk build; 0 means one per core.
@@ -141,7 +146,8 @@ class Writer {
   // replaced, abstracts no longer in the file are removed, and an unchanged file
   // (same size, modification time and content) is skipped. The whole file is
   // read and validated before anything is written: on InputError the index is
-  // left as it was.
+  // left as it was. A record that cannot be read is left out
+  // (FileReport::rejected).
   FileReport index_file(const std::filesystem::path& file);
 
   // Indexes every regular, non-hidden file below `dir` (recursively, in name
