@@ -11,6 +11,9 @@ void add_index_command(CLI::App& app, Context& ctx, int& status) {
   cmd->add_option("paths", request->paths, "Files or folders to index");
   cmd->add_flag("-q,--quiet", request->quiet, "Print only errors");
   cmd->add_flag("-v,--verbose", request->verbose, "Say what was done with each file");
+  cmd->add_flag("--zotero", request->zotero,
+                "Index the Zotero library too: its database, found where Zotero keeps it (~/Zotero, or the data "
+                "directory its settings name)");
   cmd->add_flag("-w,--watch", request->watch,
                 "Then keep the index in step with its sources, indexing what changes, until interrupted");
   cmd->add_option("-g,--glob", request->globs,

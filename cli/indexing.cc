@@ -8,6 +8,7 @@
 #include <chrono>
 #include <ctime>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -78,7 +79,7 @@ std::size_t run(const Context& ctx, const IndexRequest& request, bool demo) {
   const fs::path dir = ctx.index_dir();
   std::error_code ec;
   const bool first_run = !fs::exists(dir, ec);
-  if (request.paths.empty() && !demo && first_run && !ctx.index_is_default()) {
+  if (request.paths.empty() && !request.zotero && !demo && first_run && !ctx.index_is_default()) {
     throw Error("nothing to index: " + dir.string() + " is no index yet, and no files or folders were given",
                 "give the files or folders to index: `abstracts --index " + dir.string() +
                     " index PATH...`; the bundled demo corpus is at " + ctx.corpus_dir().string());
@@ -153,6 +154,17 @@ std::size_t run(const Context& ctx, const IndexRequest& request, bool demo) {
   };
   try {
     std::vector<fs::path> paths(request.paths.begin(), request.paths.end());
+    if (request.zotero) {
+      const char* home = std::getenv("HOME");
+      const auto database = zotero_database(home != nullptr ? home : "");
+      if (!database) {
+        throw Error("no Zotero database found (neither in the data directory the Zotero profile's prefs.js "
+                    "names nor in ~/Zotero)",
+                    "give the database itself: `abstracts index PATH/zotero.sqlite` (Zotero shows its data "
+                    "directory under Settings, Advanced, Files and Folders)");
+      }
+      paths.push_back(*database);
+    }
     if (demo) paths = {ctx.corpus_dir()};
     if (paths.empty() && writer->sources().empty()) {
       if (!ctx.index_is_default()) {

@@ -20,6 +20,7 @@ struct IndexRequest {
   bool quiet = false;              // no summary
   bool verbose = false;            // a line for each file
   bool watch = false;              // then keep the index in step until SIGINT or SIGTERM
+  bool zotero = false;             // --zotero: the user's Zotero database too
   bool strict = false;             // a record that cannot be read fails its file
   Shard shard;                     // --shard
 };

@@ -20,7 +20,7 @@ namespace abstracts::schema {
 
 // Bumped whenever analysis or layout changes, so an old index is rebuilt
 // instead of silently answering with drifted terms.
-inline constexpr std::string_view kSchemaVersion = "12";
+inline constexpr std::string_view kSchemaVersion = "13";
 inline constexpr std::string_view kSchemaKey = "abstracts:schema";
 // The zstd dictionary the stored abstracts are compressed with (engine/compression.h);
 // absent when the index has none.

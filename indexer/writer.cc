@@ -861,4 +861,10 @@ void watch(const fs::path& dir, const WatchOptions& options) {
   }
 }
 
+std::optional<fs::path> zotero_database(const fs::path& home) {
+  auto dir = indexer::zotero::find_data_dir(home);
+  if (!dir) return std::nullopt;
+  return *dir / "zotero.sqlite";
+}
+
 }  // namespace abstracts

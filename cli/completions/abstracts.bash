@@ -33,7 +33,7 @@ _abstracts() {
 
   local options=""
   case $command in
-    index) options="-q --quiet -v --verbose -w --watch -g --glob --shard --strict" ;;
+    index) options="-q --quiet -v --verbose -w --watch -g --glob --zotero --shard --strict" ;;
     forget) options="-q --quiet" ;;
     search) options="-n --limit --offset --json --explain -c --count --sort --queries --no-correct --no-acronyms --no-feedback" ;;
     similar) options="-n --limit --offset --json --explain" ;;

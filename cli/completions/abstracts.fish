@@ -25,6 +25,7 @@ complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -l version 
 complete -c abstracts -n '__fish_seen_subcommand_from index forget' -s q -l quiet -d 'Print only errors'
 complete -c abstracts -n '__fish_seen_subcommand_from index' -s v -l verbose -d 'Say what was done with each file'
 complete -c abstracts -n '__fish_seen_subcommand_from index' -s w -l watch -d 'Then keep the index in step with its sources'
+complete -c abstracts -n '__fish_seen_subcommand_from index' -l zotero -d 'Index the Zotero library too'
 complete -c abstracts -n '__fish_seen_subcommand_from index' -s g -l glob -x -d 'Index only the files of a folder that match a glob'
 complete -c abstracts -n '__fish_seen_subcommand_from index' -l shard -x -d 'Build shard K of N of a cluster'
 complete -c abstracts -n '__fish_seen_subcommand_from index' -l strict -d 'Fail a file with a record that cannot be read'

@@ -6,6 +6,7 @@
 
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
+#include <unicode/uscript.h>
 #include <unicode/unistr.h>
 #include <unicode/utf8.h>
 #include <xxhash.h>
@@ -34,6 +35,18 @@ constexpr std::array<unsigned char, 256> kAsciiClass = [] {
   }
   return table;
 }();
+
+// Chinese and Japanese write words without spaces between them: each Han, Hiragana
+// or Katakana character is a word of its own, as the unigrams of Xapian's
+// FLAG_CJK_NGRAM and Lucene's StandardTokenizer, so a word typed in them is a
+// phrase of its characters (a title of 22 characters was one 66-byte "word",
+// too long to index, and no part of it could be found).
+bool is_cjk(UChar32 c) {
+  if (c < 0x3040) return false;  // before Hiragana: no Han, kana or their marks
+  UErrorCode error = U_ZERO_ERROR;
+  const UScriptCode script = uscript_getScript(c, &error);
+  return U_SUCCESS(error) && (script == USCRIPT_HAN || script == USCRIPT_HIRAGANA || script == USCRIPT_KATAKANA);
+}
 
 bool is_word_char(UChar32 c) {
   // c < 0: a byte that starts no UTF-8 character.
@@ -260,13 +273,14 @@ std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<s
       U8_NEXT(text.data(), i, n, last);
       if (!is_word_char(last)) continue;
     }
+    const bool one_character = last >= 0x3040 && is_cjk(last);
     bool verbatim = true;
     auto differ = [&] {
       if (verbatim) word.assign(text.substr(start, i - start));
       verbatim = false;
     };
     int32_t end = i;
-    while (i < n) {
+    while (i < n && !one_character) {
       // Fast path: a run of ASCII letters after a letter, or of ASCII digits
       // after a digit.
       const auto b = static_cast<unsigned char>(text[i]);
@@ -286,7 +300,7 @@ std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<s
       // Checked first: U+02BC is a letter to ICU, but an apostrophe to readers.
       const bool apostrophe = is_apostrophe(d);
       if (!apostrophe && is_word_char(d)) {
-        if (digits_meet_letters(last, d)) break;
+        if (digits_meet_letters(last, d) || is_cjk(d)) break;
         if (!verbatim) word.append(text.substr(i, next_i - i));
         last = d;
         i = end = next_i;

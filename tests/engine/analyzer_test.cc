@@ -572,5 +572,20 @@ TEST(StopWords, AreTheTermsTheAnalyzerMakesOfThem) {
   }
 }
 
+// Chinese and Japanese have no spaces between words: each Han or kana character
+// is a word, so any word of a title is a phrase of its characters; Latin words
+// and Korean (which has spaces) are words as before.
+TEST_F(AnalyzerTest, HanAndKanaCharactersAreWordsOfTheirOwn) {
+  ExpectTerms({
+      {"基于机器视觉", {"基", "于", "机", "器", "视", "觉"}},
+      {"线性二次型调节器(LQR)", {"线", "性", "二", "次", "型", "调", "节", "器", "lqr"}},
+      {"GPU的加速", {"gpu", "的", "加", "速"}},
+      {"トランスフォーマーを", {"ト", "ラ", "ン", "ス", "フ", "ォ", "ー", "マ", "ー", "を"}},
+      {"한국어 논문", {"한국어", "논문"}},
+  });
+  // A title of 22 characters was one word of 66 bytes, too long to index.
+  EXPECT_EQ(analyzer_.terms("基于机器视觉的手写数字识别与目标追踪技术研究").size(), 22u);
+}
+
 }  // namespace
 }  // namespace abstracts::analysis

@@ -385,9 +385,12 @@ const GoldenCase kWildcardsWithIndex[] = {
     {"graph sycophan*", "Query((graph OR (sycoph SYNONYM sycophant)))"},
     // No word has the prefix: the prefix itself, which matches nothing.
     {"zzzz*", "Query(zzzz)"},
-    // title: and source: wildcards expand against the field's terms.
+    // title: and source: wildcards expand against the field's terms. The one
+    // source holds every abstract, so its filter is asked as all documents
+    // (query::boolean_term: Xapian 1.4.22 misreads such a term's postings
+    // after a deletion).
     {"title:sycoph*", "Query(Ssycoph)"},
-    {"source:papers*", "Query(0 * XSpapers_a.txt)"},
+    {"source:papers*", "Query(0 * <alldocuments>)"},
 };
 INSTANTIATE_TEST_SUITE_P(WildcardsWithIndex, IndexedGolden,
                          ::testing::ValuesIn(kWildcardsWithIndex));

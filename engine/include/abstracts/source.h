@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,11 @@ struct SourceStatus {
 
 // "file", "folder", "demo" or "zotero".
 const char* to_string(Source::Kind kind);
+
+// The Zotero database of the user whose home is `home`, found as Zotero finds
+// its data directory: the `extensions.zotero.dataDir` preference of the Zotero
+// profile's prefs.js, else ~/Zotero; nullopt if there is no zotero.sqlite there.
+std::optional<std::filesystem::path> zotero_database(const std::filesystem::path& home);
 
 }  // namespace abstracts
 
