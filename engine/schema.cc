@@ -1,11 +1,11 @@
 #include "engine/schema.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <vector>
-
-#include <xxhash.h>
 
 #include "abstracts/error.h"
 
@@ -44,11 +44,13 @@ T to_number(std::string_view s) {
 
 void require_version(const Xapian::Database& db, const std::filesystem::path& dir) {
   if (db.get_metadata(std::string(kSchemaKey)) == kSchemaVersion) return;
-  throw CorruptIndex("the index at " + dir.string() + " was written by another version of abstracts",
-                     "delete " + dir.string() + " and build it again with abstracts::Writer");
+  throw CorruptIndex(
+      "the index at " + dir.string() + " was written by another version of abstracts",
+      "delete " + dir.string() + " and build it again with abstracts::Writer");
 }
 
-Abstract stored_abstract(const Xapian::Document& doc, Xapian::docid docid, const compression::Decompressor& stored) {
+Abstract stored_abstract(const Xapian::Document& doc, Xapian::docid docid,
+                         const compression::Decompressor& stored) {
   return decode(stored.decompress(doc.get_value(kStoredSlot), docid));
 }
 
@@ -58,8 +60,9 @@ std::string normalise_identifier(std::string_view scheme, std::string_view id) {
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
     value += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   }
-  for (std::string_view prefix : {"https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/",
-                                  "doi:", "arxiv:", "https://arxiv.org/abs/", "http://arxiv.org/abs/", "pmid:"}) {
+  for (std::string_view prefix :
+       {"https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/",
+        "doi:", "arxiv:", "https://arxiv.org/abs/", "http://arxiv.org/abs/", "pmid:"}) {
     if (std::string_view(value).starts_with(prefix)) value.erase(0, prefix.size());
   }
   if (scheme == "arxiv") {
@@ -83,15 +86,17 @@ std::string identifier_term(std::string_view scheme, std::string_view id) {
 
 std::string file_term(std::string_view absolute_path) {
   char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx",
-                static_cast<unsigned long long>(XXH3_64bits(absolute_path.data(), absolute_path.size())));
+  std::snprintf(
+      hex, sizeof hex, "%016llx",
+      static_cast<unsigned long long>(XXH3_64bits(absolute_path.data(), absolute_path.size())));
   return std::string(kFilePrefix) + hex;
 }
 
 std::string record_term(std::string_view absolute_path, std::uint32_t line) {
   char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx",
-                static_cast<unsigned long long>(XXH3_64bits(absolute_path.data(), absolute_path.size())));
+  std::snprintf(
+      hex, sizeof hex, "%016llx",
+      static_cast<unsigned long long>(XXH3_64bits(absolute_path.data(), absolute_path.size())));
   return std::string(kRecordPrefix) + hex + ":" + std::to_string(line);
 }
 
@@ -121,14 +126,37 @@ std::string encode(const Abstract& a, bool title_in_text) {
     return out;
   };
   const std::string authors = names(a.authors), categories = items(a.categories);
-  const std::string fields[] = {clean(a.id),     clean(a.source),         std::to_string(a.line),
-                                clean(a.venue),  std::to_string(a.year),  clean(a.title),
-                                clean(a.text),   authors,                 std::to_string(a.month),
-                                std::to_string(a.day), categories,        clean(a.doi),
-                                clean(a.arxiv_id), clean(a.pmid),         clean(a.citation_key),
-                                title_in_text ? "1" : "0", std::to_string(a.author_count),
-                                names(a.editors), clean(a.item_type), items(a.tags),
-                                items(a.collections), clean(a.zotero_key), std::to_string(a.zotero_group)};
+  const std::string fields[] = {clean(a.id),
+                                clean(a.source),
+                                std::to_string(a.line),
+                                clean(a.venue),
+                                std::to_string(a.year),
+                                clean(a.title),
+                                clean(a.text),
+                                authors,
+                                std::to_string(a.month),
+                                std::to_string(a.day),
+                                categories,
+                                clean(a.doi),
+                                clean(a.arxiv_id),
+                                clean(a.pmid),
+                                clean(a.citation_key),
+                                title_in_text ? "1" : "0",
+                                std::to_string(a.author_count),
+                                names(a.editors),
+                                clean(a.item_type),
+                                items(a.tags),
+                                items(a.collections),
+                                clean(a.zotero_key),
+                                std::to_string(a.zotero_group),
+                                clean(a.volume),
+                                clean(a.issue),
+                                clean(a.pages),
+                                clean(a.publisher),
+                                clean(a.url),
+                                clean(a.issn),
+                                clean(a.isbn),
+                                clean(a.pmcid)};
   std::string out;
   out.reserve(a.text.size() + a.title.size() + a.source.size() + 64);
   for (const auto& f : fields) {
@@ -141,13 +169,14 @@ std::string encode(const Abstract& a, bool title_in_text) {
 Abstract decode(std::string_view data, bool* title_in_text) {
   auto f = split(data, kSep);
   Abstract a;
-  if (f.size() != 23) return a;
+  if (f.size() != 31) return a;
   auto names = [](std::string_view list) {
     std::vector<Author> out;
     if (list.empty()) return out;
     for (auto author : split(list, kListSep)) {
       auto parts = split(author, kPairSep);
-      out.push_back({std::string(parts[0]), parts.size() > 1 ? std::string(parts[1]) : std::string()});
+      out.push_back(
+          {std::string(parts[0]), parts.size() > 1 ? std::string(parts[1]) : std::string()});
     }
     return out;
   };
@@ -180,12 +209,20 @@ Abstract decode(std::string_view data, bool* title_in_text) {
   a.collections = items(f[20]);
   a.zotero_key = f[21];
   a.zotero_group = to_number<std::int64_t>(f[22]);
+  a.volume = f[23];
+  a.issue = f[24];
+  a.pages = f[25];
+  a.publisher = f[26];
+  a.url = f[27];
+  a.issn = f[28];
+  a.isbn = f[29];
+  a.pmcid = f[30];
   return a;
 }
 
 std::string encode(const FileState& s) {
-  std::string out = std::to_string(s.size) + " " + std::to_string(s.mtime_ns) + " " + std::to_string(s.hash) + " " +
-                    std::to_string(s.abstracts);
+  std::string out = std::to_string(s.size) + " " + std::to_string(s.mtime_ns) + " " +
+                    std::to_string(s.hash) + " " + std::to_string(s.abstracts);
   for (const auto& source : s.sources) out += kSep + source;
   return out;
 }
@@ -193,8 +230,8 @@ std::string encode(const FileState& s) {
 bool decode(std::string_view data, FileState& s) {
   const auto fields = split(data, kSep);
   s.sources.assign(fields.begin() + 1, fields.end());
-  return std::sscanf(std::string(fields[0]).c_str(), "%llu %lld %llu %llu", &s.size, &s.mtime_ns, &s.hash,
-                     &s.abstracts) == 4;
+  return std::sscanf(std::string(fields[0]).c_str(), "%llu %lld %llu %llu", &s.size, &s.mtime_ns,
+                     &s.hash, &s.abstracts) == 4;
 }
 
 }  // namespace abstracts::schema

@@ -23,6 +23,21 @@ Abstract full() {
   a.arxiv_id = "0704.0001";
   a.pmid = "17284678";
   a.citation_key = "balazs2007";
+  a.author_count = 3;
+  a.editors = {{"Knuth", "Donald E."}};
+  a.item_type = "journalArticle";
+  a.tags = {"QCD", "photons"};
+  a.collections = {"Thesis/Chapter 2"};
+  a.zotero_key = "ABCD2345";
+  a.zotero_group = 4242;
+  a.volume = "76";
+  a.issue = "1";
+  a.pages = "013009";
+  a.publisher = "American Physical Society";
+  a.url = "https://link.aps.org/doi/10.1103/PhysRevD.76.013009";
+  a.issn = "1550-7998";
+  a.isbn = "978-0-262-03384-8";
+  a.pmcid = "PMC1234567";
   return a;
 }
 
@@ -46,6 +61,23 @@ void expect_same(const Abstract& got, const Abstract& want) {
   EXPECT_EQ(got.arxiv_id, want.arxiv_id);
   EXPECT_EQ(got.pmid, want.pmid);
   EXPECT_EQ(got.citation_key, want.citation_key);
+  EXPECT_EQ(got.author_count, want.author_count);
+  ASSERT_EQ(got.editors.size(), want.editors.size());
+  for (std::size_t i = 0; i < want.editors.size(); ++i)
+    EXPECT_EQ(display_name(got.editors[i]), display_name(want.editors[i]));
+  EXPECT_EQ(got.item_type, want.item_type);
+  EXPECT_EQ(got.tags, want.tags);
+  EXPECT_EQ(got.collections, want.collections);
+  EXPECT_EQ(got.zotero_key, want.zotero_key);
+  EXPECT_EQ(got.zotero_group, want.zotero_group);
+  EXPECT_EQ(got.volume, want.volume);
+  EXPECT_EQ(got.issue, want.issue);
+  EXPECT_EQ(got.pages, want.pages);
+  EXPECT_EQ(got.publisher, want.publisher);
+  EXPECT_EQ(got.url, want.url);
+  EXPECT_EQ(got.issn, want.issn);
+  EXPECT_EQ(got.isbn, want.isbn);
+  EXPECT_EQ(got.pmcid, want.pmcid);
 }
 
 TEST(StoredAbstract, EveryFieldComesBack) {
@@ -62,8 +94,13 @@ TEST(StoredAbstract, EveryFieldComesBack) {
 // Issue 18: metadata from a source may hold anything, the separators too.
 TEST(StoredAbstract, ASeparatorInAValueCannotSplitIt) {
   Abstract a = full();
-  a.authors = {{"Bal\x1d" "azs", "C.\x1e"}};
-  a.categories = {"a\x1f" "b"};
+  a.authors = {
+      {"Bal\x1d"
+       "azs",
+       "C.\x1e"}};
+  a.categories = {
+      "a\x1f"
+      "b"};
   const Abstract back = decode(encode(a));
   ASSERT_EQ(back.authors.size(), 1u);
   EXPECT_EQ(back.authors[0].family, "Bal azs");
@@ -91,7 +128,8 @@ TEST(Identifiers, OneIdentifierHowEverItIsWritten) {
   };
   for (const auto& c : cases) {
     EXPECT_EQ(normalise_identifier(c.scheme, c.written), c.kept) << c.written;
-    EXPECT_EQ(identifier_term(c.scheme, c.written), std::string("XI") + c.scheme + ":" + c.kept) << c.written;
+    EXPECT_EQ(identifier_term(c.scheme, c.written), std::string("XI") + c.scheme + ":" + c.kept)
+        << c.written;
   }
 }
 

@@ -40,18 +40,18 @@ struct Abstract {
   std::string text;
 
   // What a bibliographic source says besides; empty or 0 when it does not.
-  std::vector<Author> authors;           // in the source's order
+  std::vector<Author> authors;  // in the source's order
   // How many authors the source names; `authors` keeps the first kMaxAuthors of them.
   std::size_t author_count = 0;
-  int month = 0;                         // 1-12, with `year`
-  int day = 0;                           // 1-31, with `month`
-  std::vector<std::string> categories;   // arXiv categories ("cs.CL"), keywords
-  std::string doi;                       // "10.1103/physrevd.76.013009", lower case
-  std::string arxiv_id;                  // "0704.0001", "hep-th/9901001", no version
-  std::string pmid;                      // PubMed id, "17284678"
-  std::string citation_key;              // BibTeX key, "balazs2007"
-  std::vector<Author> editors;           // a book's or proceedings' editors (Zotero)
-  std::string item_type;                 // the source's type: "journalArticle" (Zotero), "JOUR" (RIS), ...
+  int month = 0;                        // 1-12, with `year`
+  int day = 0;                          // 1-31, with `month`
+  std::vector<std::string> categories;  // arXiv categories ("cs.CL"), keywords
+  std::string doi;                      // "10.1103/physrevd.76.013009", lower case
+  std::string arxiv_id;                 // "0704.0001", "hep-th/9901001", no version
+  std::string pmid;                     // PubMed id, "17284678"
+  std::string citation_key;             // BibTeX key, "balazs2007"
+  std::vector<Author> editors;          // a book's or proceedings' editors (Zotero)
+  std::string item_type;  // the source's type: "journalArticle" (Zotero), "JOUR" (RIS), ...
   // Zotero: the item's tags, and the collections it is in as paths from the
   // library's top ("Thesis/Chapter 2").
   std::vector<std::string> tags;
@@ -60,6 +60,15 @@ struct Abstract {
   // library), which make its link (zotero_link()).
   std::string zotero_key;
   std::int64_t zotero_group = 0;
+  // Where the paper was published, as the source writes it, for citing it.
+  std::string volume;     // "103"
+  std::string issue;      // "24"
+  std::string pages;      // "10511-10520", or an article number
+  std::string publisher;  // "Elsevier"
+  std::string url;        // the paper's page as the source gives it
+  std::string issn;       // "0048-9697"
+  std::string isbn;       // "978-0-262-03384-8", as written
+  std::string pmcid;      // PubMed Central id, "PMC1234567"
 };
 
 // The link that opens the abstract's Zotero item in Zotero
