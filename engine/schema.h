@@ -36,8 +36,10 @@ inline constexpr std::string_view kVenuePrefix = "XV";  // XV<venue, case-folded
 inline constexpr std::string_view kYearPrefix = "XY";   // XY<year>
 inline constexpr std::string_view kSourcePrefix = "XS"; // XS<file name, case-folded>
 inline constexpr std::string_view kFilePrefix = "XF";   // XF<hash of absolute path>
-inline constexpr std::string_view kAuthorPrefix = "XA";  // XA<family name, folded>
-inline constexpr std::string_view kFullNamePrefix = "XN";  // XN<given and family names, folded>
+// XA<family name's words, folded> and XA<each of its words>; XN<family>,<first
+// given name or initial>: engine/author_terms.h.
+inline constexpr std::string_view kAuthorPrefix = "XA";
+inline constexpr std::string_view kFullNamePrefix = "XN";
 inline constexpr std::string_view kCategoryPrefix = "XC";  // XC<category or keyword, folded>
 inline constexpr std::string_view kTagPrefix = "XT";       // XT<Zotero tag, folded>
 // XO<Zotero collection's path, folded>, for the collection and each above it
@@ -50,7 +52,7 @@ inline constexpr std::string_view kVenueFacetPrefix = "XKV";
 inline constexpr std::string_view kCategoryFacetPrefix = "XKC";
 inline constexpr std::string_view kTagFacetPrefix = "XKT";
 inline constexpr std::string_view kCollectionFacetPrefix = "XKO";  // the collection's whole path
-inline constexpr std::string_view kAuthorFacetPrefix = "XKA";
+inline constexpr std::string_view kAuthorFacetPrefix = "XKA";  // XKA<key>\x1f<family>\x1f<given>: author_terms.h
 // XI<scheme>:<identifier>, lower case: "XIdoi:10.1103/physrevd.76.013009",
 // "XIarxiv:0704.0001", "XIpmid:17284678".
 inline constexpr std::string_view kIdentifierPrefix = "XI";

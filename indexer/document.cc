@@ -10,6 +10,7 @@
 
 #include "engine/analysis/acronyms.h"
 #include "engine/analysis/stop_words.h"
+#include "engine/author_terms.h"
 #include "engine/cluster.h"
 #include "engine/positions.h"
 #include "engine/schema.h"
@@ -189,12 +190,9 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
   }
   doc.add_value(kOldestSlot, Xapian::sortable_serialise(a.year != 0 ? date : 99999999));
   for (const auto& author : a.authors) {
-    // author:balazs, and author:"C. Balázs" as the source names them.
-    if (!author.family.empty()) {
-      doc.add_boolean_term(field_term(kAuthorPrefix, analysis::Analyzer::fold(author.family)));
-    }
-    doc.add_boolean_term(field_term(kFullNamePrefix, analysis::Analyzer::fold(display_name(author))));
-    doc.add_boolean_term(field_term(kAuthorFacetPrefix, display_name(author)));
+    // author:balazs, author:"Balázs, C.", author:"C. Balázs" (engine/author_terms.h).
+    for (const auto& term : author_terms::index_terms(author)) doc.add_boolean_term(term);
+    doc.add_boolean_term(author_terms::facet_term(author));
   }
   for (const auto& category : a.categories) {
     doc.add_boolean_term(field_term(kCategoryPrefix, analysis::Analyzer::fold(category)));

@@ -12,6 +12,7 @@
 #include "abstracts/error.h"
 #include "engine/analysis/stop_words.h"
 #include "engine/analysis/unicode_text.h"
+#include "engine/author_terms.h"
 #include "engine/schema.h"
 #include "query/acronym_table.h"
 #include "query/lexer.h"
@@ -808,7 +809,9 @@ class Grammar {
     std::string typed = lx.text;
     while (!typed.empty() && typed.back() == '*') typed.pop_back();
     std::string prefix;
-    if (term_prefix == schema::kSourcePrefix || term_prefix == schema::kAuthorPrefix ||
+    if (term_prefix == schema::kAuthorPrefix) {
+      prefix = author_terms::family_key(display_text(typed));  // "el-say*" as "el say"
+    } else if (term_prefix == schema::kSourcePrefix ||
         term_prefix == schema::kCategoryPrefix || term_prefix == schema::kTagPrefix ||
         term_prefix == schema::kCollectionPrefix) {
       prefix = analysis::Analyzer::fold(typed);  // a name: folded whole, not split into words
@@ -887,12 +890,15 @@ class Grammar {
     if (f == "venue") {
       e.q = boolean(schema::field_term(schema::kVenuePrefix, analysis::Analyzer::fold(lx.text)));
     } else if (f == "author") {
-      const std::string name = analysis::Analyzer::fold(display_text(lx.text));
-      e.q = wild ? wildcard(lx, std::string(schema::kAuthorPrefix))
-                 : boolean(schema::field_term(schema::kAuthorPrefix, name));
-      if (lx.quoted) {  // a family name of several words, or a full name as the source gives it
-        e.q = Xapian::Query(Xapian::Query::OP_OR, e.q,
-                            boolean(schema::field_term(schema::kFullNamePrefix, name)));
+      if (wild) {
+        e.q = wildcard(lx, std::string(schema::kAuthorPrefix));
+      } else {
+        // The name as a family name, and, of several words, as "Family, Given" or
+        // "Given Family" (engine/author_terms.h): one boolean term of many matches.
+        std::vector<Xapian::Query> names;
+        for (const auto& term : author_terms::query_terms(display_text(lx.text))) names.push_back(boolean(term));
+        e.q = names.empty() ? Xapian::Query::MatchNothing
+                            : Xapian::Query(Xapian::Query::OP_OR, names.begin(), names.end());
       }
     } else if (f == "category") {
       e.q = wild ? wildcard(lx, std::string(schema::kCategoryPrefix))
