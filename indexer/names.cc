@@ -42,6 +42,39 @@ bool is_suffix(std::string_view w) {
 // "van", "der", "de", "la": a word of the family name's particle (BibTeX's "von" part).
 bool is_particle(std::string_view w) { return !w.empty() && w[0] >= 'a' && w[0] <= 'z'; }
 
+// "ATLAS Collaboration", "World Health Organization", "Particle Data Group": a
+// name with one of these words is an organisation's, one name that is never
+// split into given and family names.
+bool is_organisation(std::string_view name) {
+  static constexpr std::string_view kWords[] = {
+      "academy",    "agency",      "alliance",   "association", "board",       "center",
+      "centre",     "collaboration", "collaborations", "commission", "committee", "company",
+      "consortia",  "consortium",  "corporation", "council",    "department",  "federation",
+      "foundation", "group",       "inc",        "initiative",  "institute",   "institution",
+      "investigators", "laboratory", "ltd",      "ministry",    "network",     "office",
+      "organisation", "organization", "programme", "project",   "society",     "team",
+      "university"};
+  std::size_t i = 0;
+  while (i < name.size()) {
+    while (i < name.size() && !analysis::is_ascii_letter(name[i])) ++i;
+    const std::size_t start = i;
+    while (i < name.size() && analysis::is_ascii_letter(name[i])) ++i;
+    std::string word(name.substr(start, i - start));
+    for (char& c : word) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    if (std::find(std::begin(kWords), std::end(kWords), word) != std::end(kWords)) return true;
+  }
+  return false;
+}
+
+// An organisation's name as it should be kept: "on behalf of the ALICE
+// collaboration" names the ALICE collaboration.
+std::string organisation(std::string_view name) {
+  for (std::string_view lead : {"on behalf of ", "the "}) {
+    if (name.size() > lead.size() && name.substr(0, lead.size()) == lead) name.remove_prefix(lead.size());
+  }
+  return std::string(name);
+}
+
 int number(std::string_view s) {
   int n = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
@@ -140,6 +173,7 @@ bool starts_lower_case(std::string_view w) {
 Author plain_name(const std::vector<std::vector<std::string_view>>& parts) {
   if (parts.size() == 1) {
     const auto& w = parts[0];
+    if (const std::string whole = join(w, 0, w.size()); is_organisation(whole)) return {organisation(whole), {}};
     std::size_t family = w.empty() ? 0 : w.size() - 1;
     for (std::size_t k = 0; k + 1 < w.size(); ++k) {
       if (starts_lower_case(w[k])) {
@@ -150,6 +184,8 @@ Author plain_name(const std::vector<std::vector<std::string_view>>& parts) {
     return {join(w, family, w.size()), join(w, 0, family)};
   }
   Author a{join(parts[0], 0, parts[0].size()), join(parts.back(), 0, parts.back().size())};
+  // "{collaboration}, on behalf of the ALICE": an organisation's name cut in two.
+  if (is_organisation(a.family)) return {organisation(a.given + " " + a.family), {}};
   if (parts.size() == 3 && !parts[1].empty()) {
     a.given += (a.given.empty() ? "" : ", ") + join(parts[1], 0, parts[1].size());
   }
@@ -252,6 +288,7 @@ int month_number(std::string_view name) {
 
 Author parse_name(std::string_view name) {
   name = trim(name, kSpaceAndLineBreaks);
+  if (is_organisation(name)) return {organisation(name), {}};
   if (const auto comma = name.find(','); comma != std::string_view::npos) {
     // "Last, First" or "Last, Jr., First".
     Author a{std::string(trim(name.substr(0, comma), kSpaceAndLineBreaks)),

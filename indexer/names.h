@@ -14,7 +14,9 @@ namespace abstracts::indexer {
 // "First von Last" ("E. L. Berger", "Jan van der Berg": the lower-case words
 // before the last belong to the family name, as BibTeX reads them); a trailing
 // "Jr.", "Sr.", "II", "III" or "IV" stays with the given names. A single word
-// is a family name.
+// is a family name, and so is an organisation's whole name ("ATLAS
+// Collaboration", "World Health Organization": a word such as collaboration,
+// group, organization, consortium; "on behalf of the" before it is dropped).
 Author parse_name(std::string_view name);
 
 // Counts one more author of a record in `fields.author_count`, and keeps the
@@ -38,7 +40,8 @@ std::vector<Author> parse_name_list(std::string_view names);
 // "First von Last" (the family name runs from the first word that starts in
 // lower case, short of the last word, to the end), "von Last, First" or "von
 // Last, Jr, First" (the jr part follows the given names: "John, Jr."). Braces
-// keep words whole ("{ATLAS Collaboration}" is one family name), a tie ("~") is
+// keep words whole ("{ATLAS Collaboration}" is one family name), as does an
+// organisation's word in a name without commas (see parse_name()), a tie ("~") is
 // a space, commas past the second are spaces, empty parts are no parts, and
 // "others" (et al.) names nobody. biblatex's extended form ("family=Jong,
 // given=P., prefix=de, useprefix=true") is read too. The words are kept as

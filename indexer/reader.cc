@@ -810,6 +810,8 @@ class RisReader : public Reader {
     record_.line = number_;
     record_bytes_ = line_.size() + 1;
     last_ = nullptr;
+    sponsors_.clear();
+    web_of_science_ = false;
   }
 
   void add(const std::string& tag, const std::string& value) {
@@ -840,6 +842,10 @@ class RisReader : public Reader {
       const std::size_t kept = f.authors.size();
       add_author(f, [&] { return Author{value, {}}; });
       if (f.authors.size() > kept) last_ = &f.authors.back().family;
+      if (tag == "A1") sponsors_.push_back(f.authors.size() > kept ? kept : kMaxAuthors);
+      return;
+    } else if (tag == "WE") {
+      web_of_science_ = true;
       return;
     } else if (tag == "KW") {
       f.categories.push_back(value);
@@ -867,6 +873,15 @@ class RisReader : public Reader {
       reject(record_.line, "a RIS record over 16 MiB");
       return std::nullopt;
     }
+    // Web of Science (the only exporter with a WE tag, its edition) writes a
+    // conference's sponsors as A1 ("IEEE", "ACM"), its authors as AU.
+    if (web_of_science_) {
+      auto& authors = record_.fields.authors;
+      for (auto at = sponsors_.rbegin(); at != sponsors_.rend(); ++at) {
+        if (*at < authors.size()) authors.erase(authors.begin() + static_cast<std::ptrdiff_t>(*at));
+      }
+      record_.fields.author_count -= sponsors_.size();
+    }
     for (auto& author : record_.fields.authors) author = parse_name(author.family);
     if (is_blank(record_.raw_text)) {
       ++skipped_;
@@ -884,6 +899,8 @@ class RisReader : public Reader {
   std::size_t record_bytes_ = 0;  // of the record's lines so far
   Record record_;
   std::string* last_ = nullptr;  // the value a continuation line extends
+  std::vector<std::size_t> sponsors_;  // where A1 names are in the authors (kMaxAuthors: not kept)
+  bool web_of_science_ = false;        // the record has a WE tag
   bool untyped_ = false;          // in tag lines outside a record: one without its TY
   std::uint32_t untyped_line_ = 0;
   std::string untyped_tag_;       // its first tag

@@ -34,6 +34,26 @@ TEST(Names, EachWayOfWritingOne) {
   }
 }
 
+// Issue 43: an organisation's name is one name, never given and family names.
+TEST(Issue43Names, OrganisationsAreOneName) {
+  for (const char* written : {"Xshootu collaboration", "World Health Organization", "Particle Data Group"}) {
+    const Author a = parse_name(written);
+    EXPECT_EQ(a.family, written);
+    EXPECT_EQ(a.given, "");
+  }
+  EXPECT_EQ(parse_name("on behalf of the ALICE Collaboration").family, "ALICE Collaboration");
+  const auto names = split_bibtex_names("Hellbar, Ernst and {collaboration}, on behalf of the ALICE and "
+                                        "ATLAS Collaboration and {{World Health Organization}}");
+  ASSERT_EQ(names.size(), 4u);
+  EXPECT_EQ(names[0].family, "Hellbar");
+  EXPECT_EQ(names[1].family, "ALICE {collaboration}");
+  EXPECT_EQ(names[1].given, "");
+  EXPECT_EQ(names[2].family, "ATLAS Collaboration");
+  EXPECT_EQ(names[2].given, "");
+  EXPECT_EQ(names[3].family, "{{World Health Organization}}");
+  EXPECT_EQ(names[3].given, "");
+}
+
 TEST(Names, Lists) {
   auto names = parse_name_list("C. Bal\\'azs, E. L. Berger, P. M. Nadolsky, C.-P. Yuan");
   ASSERT_EQ(names.size(), 4u);
