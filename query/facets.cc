@@ -1,9 +1,12 @@
 #include "query/facets.h"
 
 #include <algorithm>
+#include <numeric>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
+#include "engine/author_terms.h"
 #include "engine/schema.h"
 #include "query/ranking.h"
 
@@ -52,25 +55,255 @@ std::vector<FacetCount> ordered(std::vector<FacetCount> counts, Facet by, std::s
   return counts;
 }
 
-// Counts the facet terms of each match it is shown.
+// One written form of a name: its facet term (prefix and all) and what it says.
+struct NameForm {
+  std::string term;
+  Author author;
+  std::vector<author_terms::GivenPart> given;
+  std::string family;   // author_terms::family_key()
+  std::string written;  // the whole name's folded words: one for "R. Granier" "de Cassagnac"
+                        // and "R." "Granier de Cassagnac"
+};
+
+NameForm name_form(std::string term) {
+  NameForm f;
+  f.author = author_terms::parse_facet_value(
+                 std::string_view(term).substr(schema::kAuthorFacetPrefix.size()))
+                 .author;
+  f.term = std::move(term);
+  f.given = author_terms::given_parts(f.author.given);
+  f.family = author_terms::family_key(f.author.family);
+  f.written = author_terms::family_key(f.author.given + " " + f.author.family);
+  return f;
+}
+
+// A family's forms past this many with one first initial are left unmerged:
+// deciding costs the square of their number, and so many forms of one family
+// and initial are too many to tell people apart anyway.
+constexpr std::size_t kMaxFormsToMerge = 1000;
+
+// The fullest of `forms`: more names written out, more given names, then the
+// longer (accents kept: "José" over "Jose").
+bool fuller(const NameForm& a, const NameForm& b) {
+  auto full = [](const NameForm& f) {
+    return std::count_if(f.given.begin(), f.given.end(), [](const auto& p) { return !p.initial; });
+  };
+  if (full(a) != full(b)) return full(a) > full(b);
+  if (a.given.size() != b.given.size()) return a.given.size() > b.given.size();
+  const std::size_t la = a.author.given.size() + a.author.family.size();
+  const std::size_t lb = b.author.given.size() + b.author.family.size();
+  return la != lb ? la > lb : a.term < b.term;
+}
+
+// The people among the forms of names of one facet key: forms of one family
+// name merge when their given names are compatible (author_terms::compatible)
+// and no form compatible with one of them is incompatible with another ("P.
+// Romatschke" stays alone beside "Paul" and "Peter Romatschke"). Returns a
+// group number per form.
+std::vector<std::size_t> people(const std::vector<NameForm>& forms) {
+  const std::size_t n = forms.size();
+  std::vector<std::size_t> group(n);
+  std::iota(group.begin(), group.end(), 0);
+  auto find = [&](std::size_t i) {
+    while (group[i] != i) i = group[i] = group[group[i]];
+    return i;
+  };
+  // Forms of the same name (punctuation, case or accents apart) are one.
+  std::vector<std::size_t> nodes;
+  std::unordered_map<std::string, std::size_t> by_name;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto [it, added] = by_name.emplace(forms[i].written, i);
+    if (!added) {
+      group[i] = it->second;
+    } else if (!forms[i].given.empty()) {  // without a given name, no one to tell
+      nodes.push_back(i);
+    }
+  }
+  // Compatible forms share their family name and first initial: decide within each.
+  std::unordered_map<std::string, std::vector<std::size_t>> by_initial;
+  for (std::size_t i : nodes) {
+    by_initial[forms[i].family + '\x1f' + forms[i].given[0].text.substr(0, 1)].push_back(i);
+  }
+  for (auto& [initial, ids] : by_initial) {
+    const std::size_t m = ids.size();
+    if (m < 2 || m > kMaxFormsToMerge) continue;
+    std::vector<char> fits(m * m);
+    for (std::size_t a = 0; a < m; ++a) {
+      for (std::size_t b = a + 1; b < m; ++b) {
+        fits[a * m + b] = fits[b * m + a] =
+            author_terms::compatible(forms[ids[a]].given, forms[ids[b]].given);
+      }
+    }
+    std::vector<char> ambiguous(m, 0);
+    for (std::size_t a = 0; a < m; ++a) {
+      std::vector<std::size_t> near;
+      for (std::size_t b = 0; b < m; ++b) {
+        if (fits[a * m + b]) near.push_back(b);
+      }
+      for (std::size_t x = 0; x < near.size() && !ambiguous[a]; ++x) {
+        for (std::size_t y = x + 1; y < near.size(); ++y) {
+          if (!fits[near[x] * m + near[y]]) {
+            ambiguous[a] = 1;
+            break;
+          }
+        }
+      }
+    }
+    for (std::size_t a = 0; a < m; ++a) {
+      for (std::size_t b = a + 1; b < m; ++b) {
+        if (fits[a * m + b] && !ambiguous[a] && !ambiguous[b]) group[find(ids[a])] = find(ids[b]);
+      }
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) group[i] = find(i);
+  return group;
+}
+
+// The forms of a family name in the index whose facet terms start with `head`
+// (the prefix and the key's own separator), in term order.
+std::vector<NameForm> forms_in_index(const Xapian::Database& db, const std::string& head) {
+  std::vector<NameForm> forms;
+  for (auto t = db.allterms_begin(head); t != db.allterms_end(head); ++t)
+    forms.push_back(name_form(*t));
+  return forms;
+}
+
+// The key of an author's facet term: what comes before the first separator.
+std::string_view key_of(std::string_view term) {
+  term.remove_prefix(schema::kAuthorFacetPrefix.size());
+  return term.substr(0, term.find('\x1f'));
+}
+
+// Counts one family's people. `count` gives a form's abstracts; `both` the
+// abstracts a group's forms share (to count each of them once).
+template <class Count, class Shared>
+void count_people(const std::vector<NameForm>& forms, const Count& count, const Shared& both,
+                  std::vector<FacetCount>& out) {
+  const auto group = people(forms);
+  std::unordered_map<std::size_t, std::vector<std::size_t>> members;
+  for (std::size_t i = 0; i < forms.size(); ++i) members[group[i]].push_back(i);
+  for (const auto& [g, ids] : members) {
+    std::uint64_t n = 0;
+    std::size_t shown = ids[0];
+    for (std::size_t i : ids) {
+      n += count(forms[i]);
+      if (fuller(forms[i], forms[shown])) shown = i;
+    }
+    if (ids.size() > 1) n -= both(forms, ids);
+    if (n > 0) out.push_back({display_name(forms[shown].author), n});
+  }
+}
+
+// The authors of the whole index, one count per person.
+std::vector<FacetCount> author_counts(const Xapian::Database& db) {
+  std::vector<FacetCount> out;
+  const std::string p(schema::kAuthorFacetPrefix);
+  auto count = [&](const NameForm& f) -> std::uint64_t { return db.get_termfreq(f.term); };
+  // Postings counted twice: the abstracts that name the person in several forms.
+  auto both = [&](const std::vector<NameForm>& forms, const std::vector<std::size_t>& ids) {
+    std::vector<Xapian::docid> docs;
+    for (std::size_t i : ids) {
+      for (auto d = db.postlist_begin(forms[i].term); d != db.postlist_end(forms[i].term); ++d)
+        docs.push_back(*d);
+    }
+    std::sort(docs.begin(), docs.end());
+    return static_cast<std::uint64_t>(docs.end() - std::unique(docs.begin(), docs.end()));
+  };
+  std::vector<NameForm> forms;
+  std::string key;
+  for (auto t = db.allterms_begin(p); t != db.allterms_end(p); ++t) {
+    const std::string term = *t;
+    if (key_of(term) != key || forms.empty()) {
+      if (!forms.empty()) count_people(forms, count, both, out);
+      forms.clear();
+      key = std::string(key_of(term));
+    }
+    forms.push_back(name_form(term));
+  }
+  if (!forms.empty()) count_people(forms, count, both, out);
+  return out;
+}
+
+// Counts the facet terms of each match it is shown. For authors it also keeps,
+// for the rare abstract that names one family in several forms, which forms.
 class FacetSpy : public Xapian::MatchSpy {
  public:
   FacetSpy(std::string prefix, const Deadline& deadline) : prefix_(std::move(prefix)), deadline_(deadline) {}
   void operator()(const Xapian::Document& doc, double) override {
     deadline_.tick();
     auto t = doc.termlist_begin();
-    for (t.skip_to(prefix_); t != doc.termlist_end() && (*t).starts_with(prefix_); ++t) ++counts_[*t];
+    std::string last_key, previous;
+    bool open = false;  // shared_.back() is this abstract's entry for last_key
+    for (t.skip_to(prefix_); t != doc.termlist_end() && (*t).starts_with(prefix_); ++t) {
+      const std::string term = *t;
+      ++counts_[term];
+      if (prefix_ != schema::kAuthorFacetPrefix) continue;
+      std::string key(key_of(term));
+      if (key != last_key) {
+        open = false;
+      } else if (open) {
+        shared_.back().second.push_back(term);
+      } else {
+        shared_.push_back({key, {previous, term}});
+        open = true;
+      }
+      last_key = std::move(key);
+      previous = term;
+    }
   }
   std::unordered_map<std::string, Xapian::doccount> counts_;
+  // One entry per abstract and family it names in several forms: the forms.
+  std::vector<std::pair<std::string, std::vector<std::string>>> shared_;
 
  private:
   std::string prefix_;
   const Deadline& deadline_;
 };
 
+// The authors of the matches the spy saw, one count per person: the people
+// are told apart by every form of their family names in the index.
+std::vector<FacetCount> author_counts_of(const Xapian::Database& db, const FacetSpy& spy) {
+  std::unordered_map<std::string, std::vector<std::size_t>> shared_by_key;
+  for (std::size_t k = 0; k < spy.shared_.size(); ++k)
+    shared_by_key[spy.shared_[k].first].push_back(k);
+  std::unordered_set<std::string> keys;
+  for (const auto& [term, n] : spy.counts_) keys.insert(std::string(key_of(term)));
+  auto count = [&](const NameForm& f) -> std::uint64_t {
+    const auto it = spy.counts_.find(f.term);
+    return it == spy.counts_.end() ? 0 : it->second;
+  };
+  std::vector<FacetCount> out;
+  for (const auto& key : keys) {
+    auto both = [&](const std::vector<NameForm>& forms, const std::vector<std::size_t>& ids) {
+      std::uint64_t extra = 0;
+      const auto it = shared_by_key.find(key);
+      if (it == shared_by_key.end()) return extra;
+      for (std::size_t k : it->second) {
+        std::size_t in = 0;
+        for (const auto& term : spy.shared_[k].second) {
+          in += std::any_of(ids.begin(), ids.end(),
+                            [&](std::size_t i) { return forms[i].term == term; });
+        }
+        if (in > 1) extra += in - 1;
+      }
+      return extra;
+    };
+    // A term cut short within its key has no separator: it is its own family.
+    const std::string head = std::string(schema::kAuthorFacetPrefix) + key + '\x1f';
+    auto forms = forms_in_index(db, head);
+    if (const std::string cut = std::string(schema::kAuthorFacetPrefix) + key;
+        spy.counts_.contains(cut)) {
+      forms.push_back(name_form(cut));
+    }
+    count_people(forms, count, both, out);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<FacetCount> count_facet(const Xapian::Database& db, Facet by, std::size_t limit) {
+  if (by == Facet::kAuthor) return ordered(author_counts(db), by, limit);
   const std::string p(prefix_of(by));
   std::vector<FacetCount> counts;
   for (auto t = db.allterms_begin(p); t != db.allterms_end(p); ++t) {
@@ -87,6 +320,7 @@ std::vector<FacetCount> count_facet_of_matches(const Xapian::Database& db, Xapia
   enquire.add_matchspy(&spy);
   all_matches(enquire, checks, db.get_doccount());
   enquire.clear_matchspies();
+  if (by == Facet::kAuthor) return ordered(author_counts_of(db, spy), by, limit);
   std::vector<FacetCount> counts;
   for (auto& [term, n] : spy.counts_) counts.push_back({term.substr(p.size()), n});
   return ordered(std::move(counts), by, limit);

@@ -32,7 +32,8 @@ enum class Facet {
   kYear,      // the year of publication
   kVenue,     // the venue or journal, as written
   kCategory,  // arXiv categories, keywords, MeSH headings
-  kAuthor,    // each author, by their name as written ("C. Balázs")
+  kAuthor,    // each person, by their name's fullest form as written ("C. Balázs"; "P. Romatschke"
+              // and "Paul Romatschke" are one when no other name makes it ambiguous)
   kTag,         // Zotero's tags, as written
   kCollection,  // Zotero's collections, by their paths ("Thesis/Chapter 2"); an item counts in its own
 };
