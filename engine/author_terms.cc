@@ -230,6 +230,8 @@ std::vector<std::string> query_terms(std::string_view typed) {
   } else {
     const auto w = spaced_words(typed);
     for (std::size_t k = 1; k < w.size(); ++k) {
+      // "van der Berg" is a family name: "van" is no given name, nor "van der".
+      if (is_lower_particle(w[k - 1])) continue;
       const auto split = static_cast<std::size_t>(w[k].begin() - typed.begin());
       const std::string_view before = typed.substr(0, split), after = typed.substr(split);
       add_query_terms(after, before, out);

@@ -35,6 +35,7 @@ TEST(Issue43AuthorTerms, NamesAsPeopleWriteThem) {
       {"gils", {"van Gils", "Marc"}, true},
       {"van gils", {"van Gils", "Marc"}, true},
       {"van", {"van Gils", "Marc"}, false},
+      {"van der Berg", {"Berg", "V."}, false},  // a particle is no given name
       {"M. Gils", {"van Gils", "Marc"}, true},
       {"sayed", {"El-Sayed", "Shimaa"}, true},
       {"el sayed", {"El-Sayed", "Shimaa"}, true},

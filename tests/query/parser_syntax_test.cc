@@ -153,8 +153,11 @@ const GoldenCase kBibliographicFields[] = {
     {"author:Balázs", "Query(0 * XAbalazs)"},
     {"author:BALAZS", "Query(0 * XAbalazs)"},
     {"author:Bal\\'azs", "Query(0 * XAbalazs)"},
-    {"author:\"van der Berg\"", "Query(0 * (XAvan der berg OR XNvan der berg))"},
-    {"author:\"C. Balázs\"", "Query(0 * (XAc. balazs OR XNc. balazs))"},
+    // A name as people write it: as a family name, and as given and family names
+    // (engine/author_terms.h; issue 43).
+    {"author:\"van der Berg\"", "Query(0 * XAvan der berg)"},
+    {"author:\"C. Balázs\"", "Query(0 * (XAc balazs OR XNbalazs,c))"},
+    {"author:\"Romatschke, Paul\"", "Query(0 * (XAromatschke paul OR XNromatschke,p. OR XNromatschke,paul))"},
     {"author:bal*", "Query(0 * WILDCARD SYNONYM XAbal)"},
     {"category:hep-ph", "Query(0 * XChep-ph)"},
     {"category:cs.CL", "Query(0 * XCcs.cl)"},
