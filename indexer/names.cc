@@ -69,8 +69,11 @@ bool is_organisation(std::string_view name) {
 // An organisation's name as it should be kept: "on behalf of the ALICE
 // collaboration" names the ALICE collaboration.
 std::string organisation(std::string_view name) {
-  for (std::string_view lead : {"on behalf of ", "the "}) {
-    if (name.size() > lead.size() && name.substr(0, lead.size()) == lead) name.remove_prefix(lead.size());
+  for (std::string_view lead : {"on behalf of the ", "on behalf of "}) {
+    if (name.size() > lead.size() && name.substr(0, lead.size()) == lead) {
+      name.remove_prefix(lead.size());
+      break;
+    }
   }
   return std::string(name);
 }
@@ -288,13 +291,15 @@ int month_number(std::string_view name) {
 
 Author parse_name(std::string_view name) {
   name = trim(name, kSpaceAndLineBreaks);
-  if (is_organisation(name)) return {organisation(name), {}};
   if (const auto comma = name.find(','); comma != std::string_view::npos) {
     // "Last, First" or "Last, Jr., First".
     Author a{std::string(trim(name.substr(0, comma), kSpaceAndLineBreaks)),
              std::string(trim(name.substr(comma + 1), kSpaceAndLineBreaks))};
+    // "Collaboration, ALICE", "The ATLAS Collaboration," (RIS's "Last, First").
+    if (is_organisation(a.family)) return {organisation(a.given.empty() ? a.family : a.given + " " + a.family), {}};
     return a;
   }
+  if (is_organisation(name)) return {organisation(name), {}};
   auto w = words(name);
   if (w.size() <= 1) return {std::string(name), {}};
   std::size_t last = w.size() - 1;

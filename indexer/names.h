@@ -16,7 +16,8 @@ namespace abstracts::indexer {
 // "Jr.", "Sr.", "II", "III" or "IV" stays with the given names. A single word
 // is a family name, and so is an organisation's whole name ("ATLAS
 // Collaboration", "World Health Organization": a word such as collaboration,
-// group, organization, consortium; "on behalf of the" before it is dropped).
+// group, organization, consortium; "on behalf of the" before it is dropped;
+// "Collaboration, ALICE" is "ALICE Collaboration").
 Author parse_name(std::string_view name);
 
 // Counts one more author of a record in `fields.author_count`, and keeps the

@@ -218,7 +218,8 @@ TEST(BibtexReader, NamesSplitAsBibtexDoes) {
   EXPECT_EQ(authors[2].family, "Smith");
   EXPECT_EQ(authors[2].given, "John, Jr.");
   EXPECT_EQ(authors[3].family, "van Beethoven") << "a tie separates words";
-  EXPECT_EQ(authors[4].family, "Collaboration");
+  EXPECT_EQ(authors[4].family, "ALICE Collaboration") << "an organisation is one name (issue 43)";
+  EXPECT_EQ(authors[4].given, "");
   EXPECT_EQ(stored(records[0]).authors[0].family, "ATLAS Collaboration");
 }
 

@@ -42,6 +42,8 @@ TEST(Issue43Names, OrganisationsAreOneName) {
     EXPECT_EQ(a.given, "");
   }
   EXPECT_EQ(parse_name("on behalf of the ALICE Collaboration").family, "ALICE Collaboration");
+  EXPECT_EQ(parse_name("The ATLAS Collaboration,").family, "The ATLAS Collaboration");
+  EXPECT_EQ(parse_name("Collaboration, ALICE").family, "ALICE Collaboration");
   const auto names = split_bibtex_names("Hellbar, Ernst and {collaboration}, on behalf of the ALICE and "
                                         "ATLAS Collaboration and {{World Health Organization}}");
   ASSERT_EQ(names.size(), 4u);
