@@ -209,18 +209,27 @@ std::vector<FacetCount> author_counts(const Xapian::Database& db) {
     std::sort(docs.begin(), docs.end());
     return static_cast<std::uint64_t>(docs.end() - std::unique(docs.begin(), docs.end()));
   };
+  // One key's terms and their abstracts; most keys have one form, which needs
+  // no more than its name.
+  std::vector<std::pair<std::string, Xapian::doccount>> terms;
   std::vector<NameForm> forms;
-  std::string key;
+  auto flush = [&] {
+    if (terms.size() == 1) {
+      const auto name = author_terms::parse_facet_value(std::string_view(terms[0].first).substr(p.size()));
+      out.push_back({display_name(name.author), terms[0].second});
+    } else if (!terms.empty()) {
+      forms.clear();
+      for (const auto& [term, n] : terms) forms.push_back(name_form(term));
+      count_people(forms, count, both, out);
+    }
+    terms.clear();
+  };
   for (auto t = db.allterms_begin(p); t != db.allterms_end(p); ++t) {
     const std::string term = *t;
-    if (key_of(term) != key || forms.empty()) {
-      if (!forms.empty()) count_people(forms, count, both, out);
-      forms.clear();
-      key = std::string(key_of(term));
-    }
-    forms.push_back(name_form(term));
+    if (!terms.empty() && key_of(term) != key_of(terms[0].first)) flush();
+    terms.emplace_back(term, t.get_termfreq());
   }
-  if (!forms.empty()) count_people(forms, count, both, out);
+  flush();
   return out;
 }
 
