@@ -608,6 +608,10 @@ std::optional<Record> BibtexReader::read_next() {
     f.categories = split_list(get("keywords"), ",;");
     f.doi = plain(get("doi"));
     f.pmid = plain(get("pmid"));
+    f.pmcid = plain(get("pmcid"));
+    // Zotero's BibTeX writes what its Extra says besides into the note.
+    if (f.pmcid.empty()) f.pmcid = extra_line(plain(get("note")), "PMCID");
+    f.isbn = plain(get("isbn"));
     const std::string eprint_type = lower(plain(get("eprinttype"))),
                       prefix = lower(plain(get("archiveprefix")));
     if (eprint_type == "arxiv" || prefix == "arxiv") f.arxiv_id = plain(get("eprint"));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "abstracts/error.h"
+#include "engine/schema.h"
 #include "indexer/bibtex_reader.h"
 #include "indexer/line_source.h"
 #include "indexer/markup.h"
@@ -265,6 +266,7 @@ void openalex(const nlohmann::json& j, Record& r) {
   if (auto ids = j.find("ids"); ids != j.end() && ids->is_object()) {
     const std::string pmid = text_of(*ids, "pmid");
     if (!pmid.empty()) r.fields.pmid = last_segment(pmid);
+    r.fields.pmcid = text_of(*ids, "pmcid");  // a link, made "PMC..." by the indexer
   }
   if (auto year = j.find("publication_year"); year != j.end() && year->is_number_integer()) {
     r.fields.year = year->get<int>();
@@ -310,6 +312,8 @@ void csl(const nlohmann::json& j, Record& r) {
   if (r.fields.venue.empty() && text_of(j, "type") == "article") r.fields.venue = text_of(j, "publisher");
   r.fields.doi = text_of(j, "DOI");
   r.fields.pmid = text_of(j, "PMID");
+  r.fields.pmcid = text_of(j, "PMCID");
+  r.fields.isbn = text_of(j, "ISBN");
   // Zotero writes an arXiv preprint's id as "number": "arXiv:0704.0001", and its link as "URL".
   if (const std::string number = text_of(j, "number"); number.rfind("arXiv:", 0) == 0) {
     r.fields.arxiv_id = number.substr(6);
@@ -824,6 +828,14 @@ class RisReader : public Reader {
       field = &f.doi;
     } else if (tag == "ID") {
       field = &f.citation_key;  // the exporter's key for the record
+    } else if (tag == "SN") {
+      // An ISSN, or a book's ISBN (Web of Science gives a chapter both, each on its own line).
+      if (!schema::isbn13(value).empty()) f.isbn += (f.isbn.empty() ? "" : " ") + value;
+      return;
+    } else if (tag == "N1") {
+      // A note, or Zotero's Extra ("PMCID: PMC5584645").
+      if (const std::string pmcid = extra_line(value, "PMCID"); f.pmcid.empty()) f.pmcid = pmcid;
+      return;
     } else if (tag == "UR") {
       // An arXiv preprint's only identifier in RIS is its link.
       if (const auto at = value.find("arxiv.org/abs/"); at != std::string::npos && f.arxiv_id.empty()) {
@@ -988,6 +1000,23 @@ InputError skipped_record(const std::filesystem::path& file, const RecordProblem
   return InputError(
       name + ":" + std::to_string(problem.line) + ": " + problem.what + "; record skipped", name,
       problem.line);
+}
+
+std::string extra_line(std::string_view text, std::string_view key) {
+  while (!text.empty()) {
+    const auto end = text.find('\n');
+    std::string_view line = trim(text.substr(0, end), kSpaceAndLineBreaks);
+    text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+    if (line.size() <= key.size() || line[key.size()] != ':') continue;
+    if (!std::equal(key.begin(), key.end(), line.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+        })) {
+      continue;
+    }
+    line = trim(line.substr(key.size() + 1), kSpaceAndLineBreaks);
+    return std::string(line.substr(0, line.find_first_of(" \t")));
+  }
+  return "";
 }
 
 void warn_skipped(Reader& reader, const std::filesystem::path& file,

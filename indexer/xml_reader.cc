@@ -166,8 +166,11 @@ class PubmedFormat : public XmlFormat {
     std::string_view rel;
     if (!in_record_) return nullptr;
     // The article's own ids; those of its references (PubmedData/ReferenceList) are not its.
-    if (path == article_id_path_)
-      return attribute(attrs, "IdType") == "doi" ? first(c_.article_id_doi) : nullptr;
+    if (path == article_id_path_) {
+      const auto type = attribute(attrs, "IdType");
+      if (type == "pmc") return first(c_.article_id_pmc);
+      return type == "doi" ? first(c_.article_id_doi) : nullptr;
+    }
     if (!below(path, citation_path_, rel)) return nullptr;
     if (rel == "/PMID") return first(c_.pmid);
     if (rel == "/Article/ArticleTitle") return first(c_.title);
@@ -267,7 +270,7 @@ class PubmedFormat : public XmlFormat {
   struct Citation {
     Record record;
     std::string pmid, title, abstract, part, label, journal, iso_abbreviation, medline_ta;
-    std::string article_id_doi, elocation_doi, term;
+    std::string article_id_doi, article_id_pmc, elocation_doi, term;
     std::unordered_set<std::string> terms;  // the categories so far
     AuthorParts author;
     std::string dates[kDates][kDateParts];  // year, month ("05" or "May"), day, MedlineDate
@@ -294,6 +297,7 @@ class PubmedFormat : public XmlFormat {
     }
     f.doi = trimmed(c_.article_id_doi);
     if (f.doi.empty()) f.doi = trimmed(c_.elocation_doi);
+    f.pmcid = trimmed(c_.article_id_pmc);
     for (const auto& date : c_.dates) {
       if (read_date(date, f)) break;
     }

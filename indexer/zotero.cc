@@ -385,7 +385,8 @@ enum class Role {
   kUrl,
   kExtra,
   kArchiveId,
-  kCitationKey
+  kCitationKey,
+  kIsbn
 };
 
 }  // namespace
@@ -496,6 +497,7 @@ void load_lookups(Snapshot::Impl& s) {
   give("extra", Role::kExtra);
   give("archiveID", Role::kArchiveId);
   give("citationKey", Role::kCitationKey);
+  give("ISBN", Role::kIsbn);
   // A base field and the fields item types have in its place: title (caseName,
   // subject, ...), date (issueDate, dateDecided, ...), publicationTitle
   // (proceedingsTitle, bookTitle, websiteTitle, blogTitle, ...). An item has
@@ -957,6 +959,9 @@ std::vector<Record> read_items(const Snapshot& snapshot, const std::vector<std::
         case Role::kCitationKey:
           p.citation_key_field = trim(value, kSpaceAndLineBreaks);
           break;
+        case Role::kIsbn:
+          f.isbn = trim(value, kSpaceAndLineBreaks);
+          break;
       }
     }
   }
@@ -1047,6 +1052,7 @@ std::vector<Record> read_items(const Snapshot& snapshot, const std::vector<std::
     if (f.arxiv_id.empty()) f.arxiv_id = arxiv_id_of_url(p.url);
     if (f.arxiv_id.empty()) f.arxiv_id = extra_arxiv;
     f.citation_key = p.citation_key_field.empty() ? citation_key : p.citation_key_field;
+    f.pmcid = extra_line(p.extra, "PMCID");  // PubMed's translator writes "PMCID: PMC5584645"
     std::sort(f.collections.begin(), f.collections.end());
     f.collections.erase(std::unique(f.collections.begin(), f.collections.end()),
                         f.collections.end());
