@@ -86,11 +86,15 @@ std::string isbn10(const std::string& thirteen) {
 // source writes it.
 struct Identifier {
   std::string file, scheme, value;
+  std::size_t record = 0;  // the identifiers of one record have one number
 };
+
+// Counts the records read; each reader below bumps it at a record's start.
+std::size_t g_record = 0;
 
 void add(std::vector<Identifier>& out, const fs::path& file, const std::string& scheme, std::string value) {
   value = trimmed(value);
-  if (!value.empty()) out.push_back({file.filename().string(), scheme, value});
+  if (!value.empty()) out.push_back({file.filename().string(), scheme, value, g_record});
 }
 
 // A line-oriented "key: value" read of Manubot's note ("standard_id: arxiv:1106.5730").
@@ -106,6 +110,7 @@ void read_json_lines(const fs::path& file, std::vector<Identifier>& out) {
   for (std::string line; std::getline(in, line);) {
     if (blank(line)) continue;
     const json j = json::parse(line);
+    ++g_record;
     auto text = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : ""; };
     if (j.contains("paperAbstract")) {  // Semantic Scholar
       if (blank(text("paperAbstract"))) continue;
@@ -125,6 +130,7 @@ void read_json_lines(const fs::path& file, std::vector<Identifier>& out) {
 
 void read_csl(const fs::path& file, std::vector<Identifier>& out) {
   for (const json& j : json::parse(read_file(file))) {
+    ++g_record;
     auto text = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : ""; };
     if (blank(text("abstract"))) continue;
     add(out, file, "doi", text("DOI"));
@@ -144,6 +150,7 @@ void read_csl(const fs::path& file, std::vector<Identifier>& out) {
 void read_openalex(const fs::path& file, std::vector<Identifier>& out) {
   const json response = json::parse(read_file(file));
   for (const json& w : response.at("results")) {
+    ++g_record;
     if (!w.contains("abstract_inverted_index") || !w["abstract_inverted_index"].is_object() ||
         w["abstract_inverted_index"].empty()) {
       continue;
@@ -190,6 +197,7 @@ std::vector<std::string> pieces(const std::string& text, const std::string& star
 
 void read_pubmed(const fs::path& file, std::vector<Identifier>& out) {
   for (const std::string& article : pieces(read_file(file), "<PubmedArticle>")) {
+    ++g_record;
     bool has_abstract = false;
     for (const auto& t : all(article, "<AbstractText")) has_abstract = has_abstract || !blank(t);
     if (!has_abstract) continue;
@@ -205,6 +213,7 @@ void read_pubmed(const fs::path& file, std::vector<Identifier>& out) {
 
 void read_atom(const fs::path& file, std::vector<Identifier>& out) {
   for (const std::string& entry : pieces(read_file(file), "<entry")) {
+    ++g_record;
     if (blank(first(entry, "<summary"))) continue;
     for (const auto& id : all(entry, "<id>")) {
       if (const auto at = id.find("arxiv.org/abs/"); at != std::string::npos) add(out, file, "arxiv", id.substr(at + 14));
@@ -227,6 +236,7 @@ void read_ris(const fs::path& file, std::vector<Identifier>& out) {
     if (t == "TY") record.clear();
     record[t].push_back(trimmed(line.substr(5)));
     if (t != "ER") continue;
+    ++g_record;
     bool has_abstract = false;
     for (const char* t : {"AB", "N2"}) {
       for (const auto& v : record[t]) has_abstract = has_abstract || !blank(v);
@@ -248,6 +258,7 @@ void read_bibtex(const fs::path& file, std::vector<Identifier>& out) {
   std::string text = "\n" + read_file(file);
   if (text.substr(1, 3) == "\xEF\xBB\xBF") text.erase(1, 3);  // the BOM
   for (const std::string& entry : pieces(text, "\n@")) {
+    ++g_record;
     const std::string body = entry.substr(2);
     const auto brace = body.find('{'), comma = body.find(',');
     if (brace == std::string::npos || comma == std::string::npos || comma < brace) continue;
@@ -416,11 +427,22 @@ TEST_F(Issue43, EveryRecordIsHitOneForEachOfItsIdentifiersInEveryForm) {
   ASSERT_EQ(r.status, 0) << r.err;
   std::map<std::size_t, json> first_hit;
   for (const auto& hit : json_lines(r.out)) first_hit.emplace(std::stoul(hit.at("query").get<std::string>()), hit);
+  // A record that is the same paper as another (two entries of one DOI, a
+  // preprint and its article) is hit 1 as that paper, which shows one record:
+  // the hit is the record's when it has the identifier asked or another of the
+  // record's own.
+  std::multimap<std::size_t, const Identifier*> of_record;
+  for (const auto& id : ids) of_record.emplace(id.record, &id);
+  auto is_record = [&](const json& hit, const Identifier& id) {
+    if (has(hit, id)) return true;
+    const auto [begin, end] = of_record.equal_range(id.record);
+    return std::any_of(begin, end, [&](const auto& other) { return other.second->scheme != "key" && has(hit, *other.second); });
+  };
   std::size_t failures = 0;
   for (std::size_t q = 0; q < asked.size(); ++q) {
     const Identifier& id = ids[asked[q].first];
     const auto hit = first_hit.find(q);
-    const bool ok = hit != first_hit.end() && has(hit->second, id);
+    const bool ok = hit != first_hit.end() && is_record(hit->second, id);
     if (!ok && ++failures <= 100) {
       ADD_FAILURE() << id.file << ": " << id.scheme << " " << id.value << " as '" << asked[q].second << "': "
                     << (hit == first_hit.end() ? "no hit" : "hit 1 is " + hit->second.dump().substr(0, 300));
@@ -444,7 +466,7 @@ TEST_F(Issue43, EveryRecordIsHitOneForEachOfItsIdentifiersInEveryForm) {
     ASSERT_EQ(objects.size(), end - begin) << s.err.substr(0, 2000);
     for (std::size_t i = begin; i < end; ++i) {
       const Identifier& id = ids[shown[i].first];
-      if (!has(objects[i - begin], id) && ++failures <= 20) {
+      if (!is_record(objects[i - begin], id) && ++failures <= 20) {
         ADD_FAILURE() << "show " << shown[i].second << " (" << id.file << "): " << objects[i - begin].dump().substr(0, 300);
       }
     }
