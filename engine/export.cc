@@ -44,14 +44,14 @@ std::string braced_whole(std::string value) {
 // Free text for a BibTeX field.
 std::string bibtex_text(std::string_view text) { return braced_whole(bibtex_escape(text)); }
 
-// An identifier (DOI, arXiv id, PMID, link) for a BibTeX field: LaTeX's
-// specials escaped, as readers unescape them; braces, backslashes and control
-// characters, which no real identifier has and readers drop from one, left out.
+// An identifier (DOI, arXiv id, PMID, link) for a BibTeX field, which
+// BibLaTeX and pandoc read verbatim (a DOI's "_" stays "_"): braces,
+// backslashes and control characters, which no real identifier has and which
+// could end the field, left out.
 std::string bibtex_identifier(std::string_view id) {
   std::string out;
   for (char c : id) {
     if (c == '{' || c == '}' || c == '\\' || is_control(c)) continue;
-    if (c == '%' || c == '&' || c == '$' || c == '#' || c == '_') out += '\\';
     out += c;
   }
   return out;
@@ -219,8 +219,11 @@ std::string location_of(const Abstract& a, const fs::path& base) {
   return relative.generic_string() + (a.line != 0 ? ":" + std::to_string(a.line) : "");
 }
 
-// An ISBN or ISSN as one value: a source may give several ("0048-9697, 1879-1026").
-const std::string& issn_or_isbn(const Abstract& a) { return a.issn.empty() ? a.isbn : a.issn; }
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
 
 // The abstract's link: the source's, else its arXiv page, else its DOI's.
 std::string link_of(const Abstract& a) {
@@ -278,19 +281,22 @@ std::string bibtex_entry(const Abstract& a, std::string_view key, std::string_vi
   // Double braces keep the title's capitals (LLMs, BERT) in every style; the
   // outer pair is the one a reader takes off.
   field("title", "{" + bibtex_escape(a.title) + "}");
+  // A venue and a publisher in braces too: styles change the case of a
+  // booktitle, and BibLaTeX reads a publisher as a list of names split at "and".
+  const std::string venue = a.venue.empty() ? "" : "{" + bibtex_escape(a.venue) + "}";
   switch (kind) {
     case WorkKind::kArticle:
-      field(biblatex ? "journaltitle" : "journal", bibtex_text(a.venue));
+      field(biblatex ? "journaltitle" : "journal", venue);
       break;
     case WorkKind::kConference:
     case WorkKind::kChapter:
-      field("booktitle", bibtex_text(a.venue));
+      field("booktitle", venue);
       break;
     case WorkKind::kOther:
-      field("howpublished", bibtex_text(a.venue));
+      field("howpublished", venue);
       break;
     case WorkKind::kPreprint:
-      if (a.arxiv_id.empty()) field("howpublished", bibtex_text(a.venue));
+      if (a.arxiv_id.empty()) field("howpublished", venue);
       break;
     case WorkKind::kBook:
     case WorkKind::kThesis:
@@ -321,7 +327,7 @@ std::string bibtex_entry(const Abstract& a, std::string_view key, std::string_vi
   const char* publisher_field = kind == WorkKind::kThesis   ? (biblatex ? "institution" : "school")
                                 : kind == WorkKind::kReport ? "institution"
                                                             : "publisher";
-  field(publisher_field, bibtex_text(a.publisher));
+  field(publisher_field, a.publisher.empty() ? "" : "{" + bibtex_escape(a.publisher) + "}");
   field("doi", bibtex_identifier(a.doi));
   if (!a.arxiv_id.empty()) {
     field("eprint", bibtex_identifier(a.arxiv_id));
@@ -367,9 +373,27 @@ std::string ris_record(const Abstract& a, std::string_view key, std::string_view
                                            "THES", "RPRT", "UNPB", "GEN"};
   tag("TY", kTypes[static_cast<int>(kind)]);
   for (const auto& author : a.authors) tag("AU", ris_name(author));
-  for (const auto& editor : a.editors) tag("A2", ris_name(editor));
+  for (const auto& editor : a.editors) tag("ED", ris_name(editor));
   tag("TI", latex_safe(a.title));
-  tag("T2", latex_safe(a.venue));
+  // The venue in the tag readers take for the type's container: JF a journal's
+  // full name (T2 is its abbreviation to some), BT a book's or proceedings'.
+  switch (kind) {
+    case WorkKind::kArticle:
+      tag("JF", latex_safe(a.venue));
+      break;
+    case WorkKind::kConference:
+    case WorkKind::kChapter:
+      tag("BT", latex_safe(a.venue));
+      break;
+    case WorkKind::kPreprint:
+    case WorkKind::kOther:
+      tag("T2", latex_safe(a.venue));
+      break;
+    case WorkKind::kBook:
+    case WorkKind::kThesis:
+    case WorkKind::kReport:
+      break;  // the work itself: no container
+  }
   if (a.year != 0) {
     tag("PY", std::to_string(a.year));
     // RIS leaves an unknown month or day empty: "2007/04/02/", "2007/04//", "2007///".
@@ -383,15 +407,24 @@ std::string ris_record(const Abstract& a, std::string_view key, std::string_view
   tag("SP", first);
   tag("EP", last);
   tag("PB", latex_safe(a.publisher));
-  tag("SN", issn_or_isbn(a));
+  // SN once per number: "0034-6861, 1539-0756" is two ISSNs to a reader.
+  for (const std::string* numbers : {&a.issn, &a.isbn}) {
+    std::string number;
+    for (char c : *numbers + ",") {
+      if (c == ',' || c == ';') {
+        tag("SN", std::string(trimmed(number)));
+        number.clear();
+      } else {
+        number += c;
+      }
+    }
+  }
   tag("DO", a.doi);
   tag("AB", latex_safe(a.text));
   for (const auto& c : a.categories) tag("KW", latex_safe(c));
-  // The source's link first (abstracts reads the first UR as the paper's), then
-  // the arXiv page, RIS's only place for an arXiv id.
-  const std::string link = link_of(a), arxiv = url_of(a);
-  tag("UR", link);
-  if (!a.arxiv_id.empty() && arxiv != link) tag("UR", arxiv);
+  // One link (readers keep one): the arXiv page, RIS's only place for an arXiv
+  // id, else the source's link, else the DOI's.
+  tag("UR", a.arxiv_id.empty() ? link_of(a) : url_of(a));
   if (!a.pmid.empty()) tag("AN", a.pmid);
   tag("ID", key);
   tag("N1", location);
@@ -498,6 +531,12 @@ std::string bibtex_escape(std::string_view text) {
       case '_':
         out += '\\';
         out += c;
+        break;
+      case '~':
+        out += "\\textasciitilde{}";  // a bare one is a tie (a space) to LaTeX
+        break;
+      case '^':
+        out += "\\textasciicircum{}";  // a bare one starts a superscript
         break;
       case '-':
         // "--" is an en dash to LaTeX and to abstracts' reader.

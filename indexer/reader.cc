@@ -895,8 +895,9 @@ class RisReader : public Reader {
     } else if (tag == "PB") {
       field = &f.publisher;
     } else if (tag == "SN") {
-      // SN is a journal's ISSN or a book's ISBN; only the first is read here.
-      if (f.issn.empty() && is_issn(value)) f.issn = value;
+      // SN is a journal's ISSN or a book's ISBN; only ISSNs are read here, one
+      // line each for the print and the electronic one.
+      if (is_issn(value)) f.issn += (f.issn.empty() ? "" : ", ") + value;
       return;
     } else if (tag == "T2" || tag == "JO" || tag == "JF" || tag == "JA" || tag == "J2" || tag == "BT" ||
                tag == "C3") {
