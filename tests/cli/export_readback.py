@@ -28,7 +28,7 @@ def csl_names(names):
     out = []
     for n in names or []:
         if "literal" in n:
-            out.append([html.unescape(n["literal"]), ""])
+            out.append([n["literal"], ""])
         else:
             # pandoc splits particles off as BibTeX does ("de Koter" -> "de" "Koter").
             family = ""
@@ -37,7 +37,7 @@ def csl_names(names):
                     # "d'" + "Enterria": an apostrophe joins without a space.
                     family += ("" if not family or family[-1] in "'\u2019-" else " ") + n[k]
             given = n.get("given", "") + (", " + n["suffix"] if n.get("suffix") else "")
-            out.append([html.unescape(family), html.unescape(given)])
+            out.append([family, given])
     return out
 
 
@@ -46,8 +46,10 @@ SUBSCRIPTS = dict(zip("0123456789+-\u2212=()", "₀₁₂₃₄₅₆₇₈₉�
 
 
 def unicode_scripts(text):
-    """pandoc writes a superscript or subscript character it read as markup
-    ("10⁻⁵" -> "10<sup>−5</sup>"): written back as the characters."""
+    """pandoc reads CSL-JSON's superscript and subscript characters as markup,
+    which it writes as such ("10⁻⁵" -> "10<sup>−5</sup>", "™" -> "<sup>TM</sup>"):
+    written back as the characters."""
+    text = text.replace("<sup>TM</sup>", "™")
     for tag, table in (("sup", SUPERSCRIPTS), ("sub", SUBSCRIPTS)):
         text = re.sub("<%s>([^<]*)</%s>" % (tag, tag),
                       lambda m: "".join(table[c] for c in m.group(1))
@@ -55,7 +57,8 @@ def unicode_scripts(text):
     return text
 
 
-def csl_record(item):
+def csl_record(item, csl_input):
+    """`csl_input`: pandoc read CSL-JSON, whose title and abstract are rich text."""
     r = {}
     simple = {"id": "key", "type": "type", "title": "title", "container-title": "container",
               "volume": "volume", "issue": "issue", "page": "page", "publisher": "publisher",
@@ -63,8 +66,15 @@ def csl_record(item):
               "PMCID": "PMCID", "keyword": "keyword", "abstract": "abstract", "note": "note"}
     for k, name in simple.items():
         if k in item:
-            # pandoc writes CSL's rich text as HTML: "&lt;" for a "<" of the text.
-            r[name] = html.unescape(unicode_scripts(str(item[k])))
+            value = str(item[k])
+            if csl_input:
+                value = unicode_scripts(value)
+                if name in ("title", "abstract"):
+                    # The export writes a "<" that could start a tag, and an "&" that
+                    # could start an entity, as entities, which pandoc keeps as written
+                    # (abstracts and citeproc-js read them as the characters).
+                    value = html.unescape(value)
+            r[name] = value
     # BibTeX's number: CSL's number, or collection-number for a paper in proceedings.
     for k in ("number", "collection-number"):
         if k in item:
@@ -85,7 +95,7 @@ def csl_record(item):
 def pandoc(fmt, path):
     out = subprocess.run(["pandoc", "-f", fmt, "-t", "csljson", path], check=True,
                          capture_output=True).stdout
-    return [csl_record(item) for item in json.loads(out)]
+    return [csl_record(item, fmt == "csljson") for item in json.loads(out)]
 
 
 def bibtexparser_records(path):

@@ -65,9 +65,11 @@ std::string squeezed(const std::string& s) {
 }
 
 // pandoc's typography undone: it turns quotation marks (' " ` '' ``) into
-// curly ones as it sees fit, in every format: compared, they are left out.
+// curly ones as it sees fit, in every format (compared, they are left out), and
+// puts a narrow no-break space before a " ;".
 std::string plain_typography(std::string s) {
-  for (const auto& [from, to] : {std::pair<std::string, std::string>{"\u2019", ""},
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"\u202f", " "},
+                                 {"\u2019", ""},
                                  {"\u2018", ""}, {"\u201c", ""}, {"\u201d", ""},
                                  {"'", ""}, {"\"", ""}, {"`", ""}}) {
     for (std::size_t at; (at = s.find(from)) != std::string::npos;) s.replace(at, from.size(), to);
@@ -211,9 +213,12 @@ std::map<std::string, std::string> expected_fields(const Abstract& a, const std:
     // not 10.21248/...), a doi.org link in UR as the DOI, and an http (not
     // https) arXiv link as the arXiv id.
     if (doi.size() < 8 || doi[7] != '/') doi.clear();
-    if (const std::string doi_org = "https://doi.org/"; url.rfind(doi_org, 0) == 0) {
-      doi = url.substr(doi_org.size());
-      url.clear();
+    for (const std::string doi_org : {"https://doi.org/", "http://doi.org/", "https://dx.doi.org/",
+                                      "http://dx.doi.org/"}) {
+      if (url.rfind(doi_org, 0) == 0) {
+        doi = url.substr(doi_org.size());
+        url.clear();
+      }
     }
     if (const std::string arxiv = "http://arxiv.org/abs/"; url.rfind(arxiv, 0) == 0) {
       f["arxiv"] = url.substr(arxiv.size());
@@ -409,6 +414,10 @@ class RoundTrip {
                                                          "pmcid", "volume", "DOI", "ISSN", "ISBN"};
               if (!kRaw.count(field)) continue;
               read = text(field == "DOI" ? "doi" : field == "ISSN" ? "issn" : field == "ISBN" ? "isbn" : field);
+            }
+            if (field == "DOI") {  // a DOI is not case-sensitive; bibutils writes it in lower case
+              read = ascii_lower(read);
+              want = ascii_lower(want);
             }
             if (field == "page") {
               read = pages_read(read);
