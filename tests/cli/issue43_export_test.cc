@@ -491,5 +491,61 @@ TEST(Issue43Export, EveryRecordOfEveryRealFileReadsBackFieldByField) {
   }
 }
 
+// Issue 40's injection, through `abstracts export`: a citation key that would
+// end the entry and add a @preamble and another paper. Each format's export,
+// indexed again, is exactly the one paper exported.
+TEST(Issue43Export, AHostileKeyExportsAsOnePaperInEveryFormat) {
+  TempDir dir;
+  write_file(dir / "h.ris",
+             "TY  - JOUR\nTI  - Real title\nDO  - 10.9/real\nID  - k1, abstract = {INJECTED abstract about "
+             "zebras}, doi = {10.9/evil}}@preamble{\"\\\\immediate\\\\write18{touch /tmp/pwned}\"}@comment{\n"
+             "AB  - The real abstract about numbats.\nER  - \n");
+  auto abstracts = [&](std::vector<std::string> args) {
+    return run(ABSTRACTS_BIN, args, sandbox_env(dir.path()), dir.path());
+  };
+  ASSERT_EQ(abstracts({"--index", "index", "index", "h.ris"}).status, 0);
+  for (const std::string format : {"bibtex", "biblatex", "ris", "csl-json"}) {
+    SCOPED_TRACE(format);
+    auto r = abstracts({"--index", "index", "export", "--format", format, "--ids", "10.9/real"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_FALSE(contains(r.out, "@preamble")) << r.out;
+    const std::string file = "out-" + format + (format == "ris" ? ".ris" : format == "csl-json" ? ".json" : ".bib");
+    write_file(dir / file, r.out);
+    r = abstracts({"--index", "back-" + format, "index", file});
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = abstracts({"--index", "back-" + format, "search", "--json", "--limit", "0", "numbats OR zebras"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto hits = lines(r.out);
+    ASSERT_EQ(hits.size(), 1u) << r.out;
+    const json hit = json::parse(hits[0]);
+    EXPECT_EQ(hit.value("doi", ""), "10.9/real");
+    EXPECT_FALSE(contains(r.out, "zebras")) << r.out;
+  }
+}
+
+// Exit status as search's: 0 exported, 1 nothing, 2 an error.
+TEST(Issue43Export, ExitsZeroWhenExportedOneForNothingTwoOnError) {
+  TempDir dir;
+  write_file(dir / "a.ris", "TY  - JOUR\nTI  - T\nDO  - 10.9/a\nAB  - About numbats.\nER  - \n");
+  auto abstracts = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"--index", "index"});
+    return run(ABSTRACTS_BIN, args, sandbox_env(dir.path()), dir.path());
+  };
+  ASSERT_EQ(abstracts({"index", "a.ris"}).status, 0);
+  EXPECT_EQ(abstracts({"export", "--format", "ris", "numbats"}).status, 0);
+  EXPECT_EQ(abstracts({"export", "--format", "ris", "--ids", "10.9/a", "nosuchid"}).status, 0);
+  auto r = abstracts({"export", "--format", "csl-json", "pangolins"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "[\n]\n") << "an empty array is still CSL-JSON";
+  r = abstracts({"export", "--format", "bibtex", "--ids", "nosuchid"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(contains(r.err, "nosuchid")) << r.err;
+  r = abstracts({"export", "--format", "bibtex"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "error: export needs a query or --ids")) << r.err;
+  EXPECT_EQ(abstracts({"export", "--format", "endnote", "numbats"}).status, 2);
+  EXPECT_EQ(abstracts({"export", "numbats"}).status, 2) << "--format is required";
+}
+
 }  // namespace
 }  // namespace abstracts::testing::issue43_export_test
