@@ -41,21 +41,25 @@ void export_query(const Index& index, const std::string& query, CitationWriter& 
 
 void add_export_command(CLI::App& app, Context& ctx, int& status) {
   auto args = std::make_shared<ExportArgs>();
-  auto* cmd = app.add_subcommand(
-      "export", "Print the abstracts a query matches (or those of --ids) as citations for a reference manager");
+  auto* cmd = app.add_subcommand("export",
+                                 "Print the abstracts a query matches (or those of --ids) as "
+                                 "citations for a reference manager");
   cmd->add_option("--format", args->format, "bibtex, biblatex, ris or csl-json (one JSON array)")
       ->required()
       ->check(CLI::IsMember({"bibtex", "biblatex", "ris", "csl-json"}));
-  auto* query = cmd->add_option("query", args->words,
-                                "The query (several arguments are joined with spaces); every hit is exported, best first");
-  auto* ids = cmd->add_option("--ids", args->ids, "Export these abstracts instead, in this order (any id form show takes)");
+  auto* query = cmd->add_option(
+      "query", args->words,
+      "The query (several arguments are joined with spaces); every hit is exported, best first");
+  auto* ids = cmd->add_option(
+      "--ids", args->ids, "Export these abstracts instead, in this order (any id form show takes)");
   query->excludes(ids);
   ids->excludes(query);
   cmd->fallthrough();
   cmd->callback([&ctx, &status, args] {
     if (args->words.empty() && args->ids.empty()) {
-      throw Error("export needs a query or --ids",
-                  "abstracts export --format bibtex QUERY..., or --ids ID... (ids as search prints them)");
+      throw Error(
+          "export needs a query or --ids",
+          "abstracts export --format bibtex QUERY..., or --ids ID... (ids as search prints them)");
     }
     const Index index = ctx.open_index();
     // Paths under the current directory are written relative to it; others are left out.

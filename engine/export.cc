@@ -213,8 +213,8 @@ std::pair<std::string, std::string> page_parts(const std::string& pages) {
 // line; "" when it has no source or the source is not under `base`.
 std::string location_of(const Abstract& a, const fs::path& base) {
   if (a.source.empty() || base.empty()) return {};
-  const fs::path relative = fs::path(a.source).lexically_normal().lexically_relative(
-      base.lexically_normal());
+  const fs::path relative =
+      fs::path(a.source).lexically_normal().lexically_relative(base.lexically_normal());
   if (relative.empty() || relative.is_absolute() || *relative.begin() == "..") return {};
   return relative.generic_string() + (a.line != 0 ? ":" + std::to_string(a.line) : "");
 }
@@ -565,7 +565,8 @@ WorkKind work_kind(const Abstract& a) {
   // "article" is a journal's in BibTeX and OpenAlex, and a preprint's in CSL.
   const bool preprint = (!a.arxiv_id.empty() && (a.venue.empty() || is_preprint_server(a.venue))) ||
                         (!a.venue.empty() && is_preprint_server(a.venue));
-  if (any({"preprint", "unpb", "unpublished", "posted-content"}) || (type == "article" && preprint)) {
+  if (any({"preprint", "unpb", "unpublished", "posted-content"}) ||
+      (type == "article" && preprint)) {
     return WorkKind::kPreprint;
   }
   if (any({"article", "jour", "ejour", "mgzn", "news", "jfull", "article-journal",
@@ -573,8 +574,8 @@ WorkKind work_kind(const Abstract& a) {
            "newspaperarticle", "review", "journal-article"})) {
     return a.venue.empty() && type == "article" ? WorkKind::kOther : WorkKind::kArticle;
   }
-  if (any({"inproceedings", "conference", "conf", "cpaper", "paper-conference",
-           "conferencepaper", "proceedings-article"})) {
+  if (any({"inproceedings", "conference", "conf", "cpaper", "paper-conference", "conferencepaper",
+           "proceedings-article"})) {
     return WorkKind::kConference;
   }
   if (any({"book", "ebook", "mvbook", "edbook"})) return WorkKind::kBook;

@@ -305,8 +305,8 @@ int main(int argc, char** argv) {
   std::string export_format;
   auto* export_cmd =
       app.add_subcommand("export", "Print the list as citations for a reference manager");
-  export_cmd->add_option("--format", export_format,
-                         "bibtex, biblatex, ris or csl-json (a JSON array)")
+  export_cmd
+      ->add_option("--format", export_format, "bibtex, biblatex, ris or csl-json (a JSON array)")
       ->check(CLI::IsMember({"bibtex", "biblatex", "ris", "csl-json"}));
   export_cmd->add_flag_callback(
       "--bibtex", [&] { export_format = "bibtex"; }, "Short for --format bibtex");

@@ -70,8 +70,12 @@ std::string squeezed(const std::string& s) {
 std::string plain_typography(std::string s) {
   for (const auto& [from, to] : {std::pair<std::string, std::string>{"\u202f", " "},
                                  {"\u2019", ""},
-                                 {"\u2018", ""}, {"\u201c", ""}, {"\u201d", ""},
-                                 {"'", ""}, {"\"", ""}, {"`", ""}}) {
+                                 {"\u2018", ""},
+                                 {"\u201c", ""},
+                                 {"\u201d", ""},
+                                 {"'", ""},
+                                 {"\"", ""},
+                                 {"`", ""}}) {
     for (std::size_t at; (at = s.find(from)) != std::string::npos;) s.replace(at, from.size(), to);
   }
   return s;
@@ -189,7 +193,8 @@ std::map<std::string, std::string> expected_fields(const Abstract& a, const std:
   if (ris) {
     // bibutils keeps a keyword once, whatever its case.
     std::set<std::string> seen;
-    std::erase_if(keywords, [&](const std::string& k) { return !seen.insert(ascii_lower(k)).second; });
+    std::erase_if(keywords,
+                  [&](const std::string& k) { return !seen.insert(ascii_lower(k)).second; });
     for (auto& k : keywords) k = ris_text(k);
   }
   f["keyword"] = joined(keywords);
@@ -213,8 +218,8 @@ std::map<std::string, std::string> expected_fields(const Abstract& a, const std:
     // not 10.21248/...), a doi.org link in UR as the DOI, and an http (not
     // https) arXiv link as the arXiv id.
     if (doi.size() < 8 || doi[7] != '/') doi.clear();
-    for (const std::string doi_org : {"https://doi.org/", "http://doi.org/", "https://dx.doi.org/",
-                                      "http://dx.doi.org/"}) {
+    for (const std::string doi_org :
+         {"https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/"}) {
       if (url.rfind(doi_org, 0) == 0) {
         doi = url.substr(doi_org.size());
         url.clear();
@@ -249,7 +254,8 @@ std::string expected_type(WorkKind kind, Reader reader) {
   static const std::map<WorkKind, std::vector<std::string>> kTypes = {
       // CSL, BibTeX, BibLaTeX, MODS genre (part of)
       {WorkKind::kArticle, {"article-journal", "article", "article", "journal article"}},
-      {WorkKind::kConference, {"paper-conference", "inproceedings", "inproceedings", "conference publication"}},
+      {WorkKind::kConference,
+       {"paper-conference", "inproceedings", "inproceedings", "conference publication"}},
       {WorkKind::kBook, {"book", "book", "book", "book"}},
       {WorkKind::kChapter, {"chapter", "incollection", "incollection", "book chapter"}},
       {WorkKind::kThesis, {"thesis", "phdthesis", "thesis", "thesis"}},
@@ -322,7 +328,8 @@ std::string loose_names(const std::string& names, bool whole) {
   std::string out;
   for (const auto& name : split_names(names)) {
     const auto bar = name.find('|');
-    std::string family = name.substr(0, bar), given = bar == std::string::npos ? "" : name.substr(bar + 1);
+    std::string family = name.substr(0, bar),
+                given = bar == std::string::npos ? "" : name.substr(bar + 1);
     std::erase_if(given, [](char c) { return c == ' ' || c == '.'; });
     if (whole) {
       std::string all = given + family;
@@ -378,7 +385,8 @@ class RoundTrip {
                          "\n    read:     " + got.substr(at, 160));
     };
     const std::vector<std::pair<std::string, std::vector<ReaderRun>>> formats = {
-        {"bibtex", {{Reader::kPandocBibtex, "pandoc-bibtex"}, {Reader::kBibtexparser, "bibtexparser"}}},
+        {"bibtex",
+         {{Reader::kPandocBibtex, "pandoc-bibtex"}, {Reader::kBibtexparser, "bibtexparser"}}},
         {"biblatex", {{Reader::kPandocBiblatex, "pandoc-biblatex"}}},
         {"ris", {{Reader::kRis2xml, "ris2xml"}}},
         {"csl-json", {{Reader::kPandocCsl, "pandoc-csljson"}}},
@@ -392,8 +400,9 @@ class RoundTrip {
       std::vector<std::string> keys;
       for (const auto& a : expected) keys.push_back(expected_key(a, given));
       for (const auto& [reader, name] : readers) {
-        auto back = run("/usr/bin/python3",
-                        {fs::path(ABSTRACTS_SOURCE_DIR) / "tests/cli/export_readback.py", name, out.string()});
+        auto back = run(
+            "/usr/bin/python3",
+            {fs::path(ABSTRACTS_SOURCE_DIR) / "tests/cli/export_readback.py", name, out.string()});
         EXPECT_EQ(back.status, 0) << name << ": " << back.err;
         if (back.status != 0) continue;
         const json records = json::parse(back.out);
@@ -407,13 +416,18 @@ class RoundTrip {
             return got.contains(field) ? got[field].get<std::string>() : std::string();
           };
           for (auto [field, want] : expected_fields(a, keys[i], reader)) {
-            std::string read = text(field == "page" && reader == Reader::kBibtexparser ? "pages" : field);
+            std::string read =
+                text(field == "page" && reader == Reader::kBibtexparser ? "pages" : field);
             if (reader == Reader::kBibtexparser) {
               // Raw BibTeX: only the fields pandoc's CSL has no variable for, and the type and key.
-              static const std::set<std::string> kRaw = {"key", "eprint", "archiveprefix", "pmid",
-                                                         "pmcid", "volume", "DOI", "ISSN", "ISBN"};
+              static const std::set<std::string> kRaw = {"key",  "eprint", "archiveprefix",
+                                                         "pmid", "pmcid",  "volume",
+                                                         "DOI",  "ISSN",   "ISBN"};
               if (!kRaw.count(field)) continue;
-              read = text(field == "DOI" ? "doi" : field == "ISSN" ? "issn" : field == "ISBN" ? "isbn" : field);
+              read = text(field == "DOI"    ? "doi"
+                          : field == "ISSN" ? "issn"
+                          : field == "ISBN" ? "isbn"
+                                            : field);
             }
             if (field == "DOI") {  // a DOI is not case-sensitive; bibutils writes it in lower case
               read = ascii_lower(read);
@@ -444,7 +458,9 @@ class RoundTrip {
               if (reader == Reader::kRis2xml) {
                 // bibutils keeps a name once (two "Li, X." of a collaboration are one).
                 std::set<std::pair<std::string, std::string>> seen;
-                std::erase_if(list, [&](const Author& n) { return !seen.insert({n.family, n.given}).second; });
+                std::erase_if(list, [&](const Author& n) {
+                  return !seen.insert({n.family, n.given}).second;
+                });
               }
               return list;
             };
@@ -458,10 +474,12 @@ class RoundTrip {
             // pandoc moves a lower-case word of a name to a particle as it sees fit
             // ("Ahmad ali" -> "Ahmad" and "ali"): its names are compared whole.
             const bool whole = reader != Reader::kRis2xml;
-            for (const auto& [field, list] : {std::pair{"author", &authors_written},
-                                              std::pair{"editor", &editors_written}}) {
-              const std::string want = loose_names(squeezed(plain_typography(names_of(*list))), whole),
-                                got_names = loose_names(squeezed(plain_typography(names(field, *list))), whole);
+            for (const auto& [field, list] :
+                 {std::pair{"author", &authors_written}, std::pair{"editor", &editors_written}}) {
+              const std::string want =
+                                    loose_names(squeezed(plain_typography(names_of(*list))), whole),
+                                got_names = loose_names(
+                                    squeezed(plain_typography(names(field, *list))), whole);
               if (got_names != want) mismatch(where, field, want, got_names);
             }
           }
@@ -497,8 +515,10 @@ TEST(Issue43Export, EveryRecordOfEveryRealFileReadsBackFieldByField) {
 TEST(Issue43Export, AHostileKeyExportsAsOnePaperInEveryFormat) {
   TempDir dir;
   write_file(dir / "h.ris",
-             "TY  - JOUR\nTI  - Real title\nDO  - 10.9/real\nID  - k1, abstract = {INJECTED abstract about "
-             "zebras}, doi = {10.9/evil}}@preamble{\"\\\\immediate\\\\write18{touch /tmp/pwned}\"}@comment{\n"
+             "TY  - JOUR\nTI  - Real title\nDO  - 10.9/real\nID  - k1, abstract = {INJECTED "
+             "abstract about "
+             "zebras}, doi = {10.9/evil}}@preamble{\"\\\\immediate\\\\write18{touch "
+             "/tmp/pwned}\"}@comment{\n"
              "AB  - The real abstract about numbats.\nER  - \n");
   auto abstracts = [&](std::vector<std::string> args) {
     return run(ABSTRACTS_BIN, args, sandbox_env(dir.path()), dir.path());
@@ -509,11 +529,15 @@ TEST(Issue43Export, AHostileKeyExportsAsOnePaperInEveryFormat) {
     auto r = abstracts({"--index", "index", "export", "--format", format, "--ids", "10.9/real"});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_FALSE(contains(r.out, "@preamble")) << r.out;
-    const std::string file = "out-" + format + (format == "ris" ? ".ris" : format == "csl-json" ? ".json" : ".bib");
+    const std::string file = "out-" + format +
+                             (format == "ris"        ? ".ris"
+                              : format == "csl-json" ? ".json"
+                                                     : ".bib");
     write_file(dir / file, r.out);
     r = abstracts({"--index", "back-" + format, "index", file});
     ASSERT_EQ(r.status, 0) << r.err;
-    r = abstracts({"--index", "back-" + format, "search", "--json", "--limit", "0", "numbats OR zebras"});
+    r = abstracts(
+        {"--index", "back-" + format, "search", "--json", "--limit", "0", "numbats OR zebras"});
     ASSERT_EQ(r.status, 0) << r.err;
     const auto hits = lines(r.out);
     ASSERT_EQ(hits.size(), 1u) << r.out;

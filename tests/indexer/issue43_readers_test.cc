@@ -50,45 +50,52 @@ void expect_citing(const Abstract& a, const Citing& want) {
 }
 
 TEST(Issue43Readers, BibtexKeepsVolumeNumberPagesPublisherUrlIssnAndEntryType) {
-  expect_citing(only_record("a.bib",
-                            "@Article{k,\n  title = {T},\n  journal = {J},\n  volume = {103},\n"
-                            "  number = {24},\n  pages = {10511--10520},\n"
-                            "  publisher = {Elsevier {\\&} Sons},\n  url = {https://x.org/a\\_b},\n"
-                            "  issn = {0048-9697},\n  abstract = {Text.}\n}\n"),
-                {"article", "103", "24", "10511-10520", "Elsevier & Sons", "https://x.org/a_b", "0048-9697"});
+  expect_citing(
+      only_record("a.bib",
+                  "@Article{k,\n  title = {T},\n  journal = {J},\n  volume = {103},\n"
+                  "  number = {24},\n  pages = {10511--10520},\n"
+                  "  publisher = {Elsevier {\\&} Sons},\n  url = {https://x.org/a\\_b},\n"
+                  "  issn = {0048-9697},\n  abstract = {Text.}\n}\n"),
+      {"article", "103", "24", "10511-10520", "Elsevier & Sons", "https://x.org/a_b", "0048-9697"});
 }
 
 TEST(Issue43Readers, RisKeepsTyVlIsSpEpPbUrAndAnIssnOfSn) {
-  expect_citing(only_record("a.ris",
-                            "TY  - JOUR\nTI  - T\nT2  - J\nVL  - 103\nIS  - 24\nSP  - 10511\nEP  - 10520\n"
-                            "PB  - Elsevier\nUR  - https://x.org/a\nUR  - https://x.org/b\n"
-                            "SN  - 0048-9697\nSN  - 1879-1026\nAB  - Text.\nER  - \n"),
-                {"JOUR", "103", "24", "10511-10520", "Elsevier", "https://x.org/a", "0048-9697, 1879-1026"});
+  expect_citing(
+      only_record("a.ris",
+                  "TY  - JOUR\nTI  - T\nT2  - J\nVL  - 103\nIS  - 24\nSP  - 10511\nEP  - 10520\n"
+                  "PB  - Elsevier\nUR  - https://x.org/a\nUR  - https://x.org/b\n"
+                  "SN  - 0048-9697\nSN  - 1879-1026\nAB  - Text.\nER  - \n"),
+      {"JOUR", "103", "24", "10511-10520", "Elsevier", "https://x.org/a", "0048-9697, 1879-1026"});
   // A book's SN is its ISBN, which is no ISSN; a first page alone is the pages.
-  expect_citing(only_record("b.ris", "TY  - BOOK\nTI  - T\nSN  - 978-0-262-03384-8\nSP  - e1234\nAB  - Text.\nER  - \n"),
-                {"BOOK", "", "", "e1234", "", "", ""});
+  expect_citing(
+      only_record(
+          "b.ris",
+          "TY  - BOOK\nTI  - T\nSN  - 978-0-262-03384-8\nSP  - e1234\nAB  - Text.\nER  - \n"),
+      {"BOOK", "", "", "e1234", "", "", ""});
 }
 
 TEST(Issue43Readers, CslJsonKeepsTypeVolumeIssuePagePublisherUrlIssn) {
-  expect_citing(only_record("a.json",
-                            R"([{"id":"k","type":"article-journal","title":"T","container-title":"J",)"
-                            R"("volume":103,"issue":"24","page":"10511-10520","publisher":"Elsevier",)"
-                            R"("URL":"https://x.org/a","ISSN":"0048-9697","abstract":"Text."}])"),
-                {"article-journal", "103", "24", "10511-10520", "Elsevier", "https://x.org/a", "0048-9697"});
+  expect_citing(
+      only_record("a.json",
+                  R"([{"id":"k","type":"article-journal","title":"T","container-title":"J",)"
+                  R"("volume":103,"issue":"24","page":"10511-10520","publisher":"Elsevier",)"
+                  R"("URL":"https://x.org/a","ISSN":"0048-9697","abstract":"Text."}])"),
+      {"article-journal", "103", "24", "10511-10520", "Elsevier", "https://x.org/a", "0048-9697"});
 }
 
 TEST(Issue43Readers, PubmedKeepsPublicationTypeVolumeIssueMedlinePgnIssn) {
   expect_citing(
-      only_record("a.xml",
-                  "<?xml version=\"1.0\"?>\n<PubmedArticleSet><PubmedArticle><MedlineCitation>"
-                  "<PMID>17284678</PMID><Article><Journal><ISSN IssnType=\"Print\">0048-9697</ISSN>"
-                  "<JournalIssue><Volume>103</Volume><Issue>24</Issue><PubDate><Year>2007</Year></PubDate>"
-                  "</JournalIssue><Title>J</Title></Journal><ArticleTitle>T</ArticleTitle>"
-                  "<Pagination><MedlinePgn>10511-20</MedlinePgn></Pagination>"
-                  "<Abstract><AbstractText>Text.</AbstractText></Abstract>"
-                  "<PublicationTypeList><PublicationType>Journal Article</PublicationType>"
-                  "<PublicationType>Review</PublicationType></PublicationTypeList>"
-                  "</Article></MedlineCitation></PubmedArticle></PubmedArticleSet>\n"),
+      only_record(
+          "a.xml",
+          "<?xml version=\"1.0\"?>\n<PubmedArticleSet><PubmedArticle><MedlineCitation>"
+          "<PMID>17284678</PMID><Article><Journal><ISSN IssnType=\"Print\">0048-9697</ISSN>"
+          "<JournalIssue><Volume>103</Volume><Issue>24</Issue><PubDate><Year>2007</Year></PubDate>"
+          "</JournalIssue><Title>J</Title></Journal><ArticleTitle>T</ArticleTitle>"
+          "<Pagination><MedlinePgn>10511-20</MedlinePgn></Pagination>"
+          "<Abstract><AbstractText>Text.</AbstractText></Abstract>"
+          "<PublicationTypeList><PublicationType>Journal Article</PublicationType>"
+          "<PublicationType>Review</PublicationType></PublicationTypeList>"
+          "</Article></MedlineCitation></PubmedArticle></PubmedArticleSet>\n"),
       {"Journal Article", "103", "24", "10511-20", "", "", "0048-9697"});
 }
 
@@ -97,22 +104,24 @@ TEST(Issue43Readers, ArxivRecordsArePreprints) {
                                   "\n")
                 .item_type,
             "preprint");
-  EXPECT_EQ(only_record("a.xml",
-                        "<?xml version=\"1.0\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry>"
-                        "<id>http://arxiv.org/abs/0704.0001v2</id><title>T</title><summary>Text.</summary>"
-                        "</entry></feed>\n")
+  EXPECT_EQ(only_record(
+                "a.xml",
+                "<?xml version=\"1.0\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry>"
+                "<id>http://arxiv.org/abs/0704.0001v2</id><title>T</title><summary>Text.</summary>"
+                "</entry></feed>\n")
                 .item_type,
             "preprint");
 }
 
 TEST(Issue43Readers, OpenAlexKeepsTypeBiblioAndThePrimaryLocation) {
   expect_citing(
-      only_record("a.json",
-                  R"({"meta":{},"results":[{"id":"https://openalex.org/W1","title":"T","type":"article",)"
-                  R"("abstract_inverted_index":{"Text.":[0]},"biblio":{"volume":"103","issue":"24",)"
-                  R"("first_page":"10511","last_page":"10520"},"primary_location":{"landing_page_url":"https://x.org/a",)"
-                  R"("source":{"display_name":"J","issn_l":"0048-9697","host_organization_name":"Elsevier"}}}]})"
-                  "\n"),
+      only_record(
+          "a.json",
+          R"({"meta":{},"results":[{"id":"https://openalex.org/W1","title":"T","type":"article",)"
+          R"("abstract_inverted_index":{"Text.":[0]},"biblio":{"volume":"103","issue":"24",)"
+          R"("first_page":"10511","last_page":"10520"},"primary_location":{"landing_page_url":"https://x.org/a",)"
+          R"("source":{"display_name":"J","issn_l":"0048-9697","host_organization_name":"Elsevier"}}}]})"
+          "\n"),
       {"article", "103", "24", "10511-10520", "Elsevier", "https://x.org/a", "0048-9697"});
 }
 
@@ -136,15 +145,18 @@ TEST(Issue43Readers, ZoteroItemsKeepTheirCitingFieldsAsTheDatabaseHoldsThem) {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open_v2(database.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
     sqlite3_stmt* q = nullptr;
-    ASSERT_EQ(sqlite3_prepare_v2(db,
-                                 "SELECT i.key, f.fieldName, v.value FROM items i"
-                                 " JOIN itemData d ON d.itemID = i.itemID JOIN fields f ON f.fieldID = d.fieldID"
-                                 " JOIN itemDataValues v ON v.valueID = d.valueID"
-                                 " WHERE f.fieldName IN ('volume', 'issue', 'pages', 'publisher', 'url', 'ISSN')",
-                                 -1, &q, nullptr),
+    ASSERT_EQ(sqlite3_prepare_v2(
+                  db,
+                  "SELECT i.key, f.fieldName, v.value FROM items i"
+                  " JOIN itemData d ON d.itemID = i.itemID JOIN fields f ON f.fieldID = d.fieldID"
+                  " JOIN itemDataValues v ON v.valueID = d.valueID"
+                  " WHERE f.fieldName IN ('volume', 'issue', 'pages', 'publisher', 'url', 'ISSN')",
+                  -1, &q, nullptr),
               SQLITE_OK);
     while (sqlite3_step(q) == SQLITE_ROW) {
-      auto text = [q](int column) { return std::string(reinterpret_cast<const char*>(sqlite3_column_text(q, column))); };
+      auto text = [q](int column) {
+        return std::string(reinterpret_cast<const char*>(sqlite3_column_text(q, column)));
+      };
       held[{text(0), text(1)}] = text(2);
     }
     sqlite3_finalize(q);
@@ -158,9 +170,13 @@ TEST(Issue43Readers, ZoteroItemsKeepTheirCitingFieldsAsTheDatabaseHoldsThem) {
   std::size_t without_abstract = 0;
   for (const auto& record : zotero::read_items(snapshot, ids, without_abstract)) {
     const Abstract& a = record.fields;
-    for (const auto& [field, value] : std::vector<std::pair<std::string, std::string>>{
-             {"volume", a.volume}, {"issue", a.issue}, {"pages", a.pages},
-             {"publisher", a.publisher}, {"url", a.url}, {"ISSN", a.issn}}) {
+    for (const auto& [field, value] :
+         std::vector<std::pair<std::string, std::string>>{{"volume", a.volume},
+                                                          {"issue", a.issue},
+                                                          {"pages", a.pages},
+                                                          {"publisher", a.publisher},
+                                                          {"url", a.url},
+                                                          {"ISSN", a.issn}}) {
       const auto it = held.find({a.zotero_key, field});
       if (it == held.end()) continue;
       EXPECT_EQ(value, it->second) << a.zotero_key << " " << field;
