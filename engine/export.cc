@@ -407,12 +407,13 @@ std::string ris_record(const Abstract& a, std::string_view key, std::string_view
   tag("SP", first);
   tag("EP", last);
   tag("PB", latex_safe(a.publisher));
-  // SN once per number: "0034-6861, 1539-0756" is two ISSNs to a reader.
+  // SN once per number: "0034-6861, 1539-0756" is two ISSNs to a reader, and
+  // a book's ISBNs are kept as Zotero lists them, with spaces between.
   for (const std::string* numbers : {&a.issn, &a.isbn}) {
     std::string number;
     for (char c : *numbers + ",") {
-      if (c == ',' || c == ';') {
-        tag("SN", std::string(trimmed(number)));
+      if (c == ',' || c == ';' || c == ' ') {
+        if (!trimmed(number).empty()) tag("SN", std::string(trimmed(number)));
         number.clear();
       } else {
         number += c;
