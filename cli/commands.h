@@ -13,6 +13,7 @@ namespace abstracts::cli {
 void add_result_options(CLI::App& cmd, SearchOptions& options, bool& json);
 
 void add_acronyms_command(CLI::App& app, Context& ctx, int& status);
+void add_export_command(CLI::App& app, Context& ctx, int& status);
 void add_forget_command(CLI::App& app, Context& ctx, int& status);
 void add_index_command(CLI::App& app, Context& ctx, int& status);
 void add_search_command(CLI::App& app, Context& ctx, int& status);

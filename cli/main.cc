@@ -114,7 +114,8 @@ int main(int argc, char** argv) {
   constexpr Command kCommands[] = {{"index", add_index_command},     {"search", add_search_command},
                                    {"show", add_show_command},       {"similar", add_similar_command},
                                    {"stats", add_stats_command},     {"acronyms", add_acronyms_command},
-                                   {"sources", add_sources_command}, {"forget", add_forget_command}};
+                                   {"sources", add_sources_command}, {"forget", add_forget_command},
+                                   {"export", add_export_command}};
   const std::string word = command_word(app, argc, argv);
   const bool known = std::any_of(std::begin(kCommands), std::end(kCommands),
                                  [&](const Command& c) { return c.name == word; });

@@ -39,6 +39,8 @@ void describe(Json& j, const Abstract& a) {
   j["doi"] = text_or_null(a.doi);
   j["arxiv"] = text_or_null(a.arxiv_id);
   j["pmid"] = text_or_null(a.pmid);
+  j["pmcid"] = text_or_null(a.pmcid);
+  j["isbn"] = text_or_null(a.isbn);
   j["citation_key"] = text_or_null(a.citation_key);
   Json editors = Json::array();
   for (const auto& e : a.editors) editors.push_back({{"family", e.family}, {"given", e.given}});

@@ -62,8 +62,16 @@ std::string normalise_identifier(std::string_view scheme, std::string_view id) {
   }
   for (std::string_view prefix :
        {"https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/",
-        "doi:", "arxiv:", "https://arxiv.org/abs/", "http://arxiv.org/abs/", "pmid:"}) {
+        "doi:", "arxiv:", "https://arxiv.org/abs/", "http://arxiv.org/abs/", "pmid:", "pmcid:", "isbn:"}) {
     if (std::string_view(value).starts_with(prefix)) value.erase(0, prefix.size());
+  }
+  if (scheme == "isbn") return isbn13(value);
+  if (scheme == "pmcid") {
+    // "https://www.ncbi.nlm.nih.gov/pmc/articles/5584645" (OpenAlex), "PMC5584645/".
+    while (value.ends_with('/')) value.pop_back();
+    value.erase(0, value.find_last_of('/') + 1);
+    if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos) value.insert(0, "pmc");
+    return value;
   }
   if (scheme == "arxiv") {
     const auto v = value.rfind('v');
@@ -75,6 +83,40 @@ std::string normalise_identifier(std::string_view scheme, std::string_view id) {
     value.erase(std::min(value.size(), value.find_first_not_of("0123456789")));  // "24568020v1"
   }
   return value;
+}
+
+std::string isbn13(std::string_view text) {
+  std::string digits;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '-' || c == ' ') continue;
+    if (text.substr(i, 3) == "\u2010") {  // Cochrane's hyphen
+      i += 2;
+      continue;
+    }
+    if ((c >= '0' && c <= '9') || ((c == 'X' || c == 'x') && digits.size() == 9 && i + 1 == text.size())) {
+      digits += c == 'x' ? 'X' : c;
+    } else {
+      return "";
+    }
+  }
+  auto digit = [](char c) { return c == 'X' ? 10 : c - '0'; };
+  if (digits.size() == 10) {
+    int sum = 0;
+    for (int i = 0; i < 10; ++i) sum += (10 - i) * digit(digits[i]);
+    if (sum % 11 != 0) return "";
+    digits = "978" + digits.substr(0, 9);
+  } else if (digits.size() == 13 && (digits.starts_with("978") || digits.starts_with("979"))) {
+    int sum = 0;
+    for (int i = 0; i < 13; ++i) sum += (i % 2 == 0 ? 1 : 3) * digit(digits[i]);
+    return sum % 10 == 0 ? digits : "";
+  } else {
+    return "";
+  }
+  int sum = 0;
+  for (int i = 0; i < 12; ++i) sum += (i % 2 == 0 ? 1 : 3) * digit(digits[i]);
+  digits += static_cast<char>('0' + (10 - sum % 10) % 10);
+  return digits;
 }
 
 std::string identifier_term(std::string_view scheme, std::string_view id) {

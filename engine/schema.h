@@ -152,11 +152,19 @@ inline std::string field_term(std::string_view prefix, std::string_view folded) 
   return term;
 }
 
-// An identifier (`scheme` "doi", "arxiv" or "pmid") as the index keeps it:
-// lower case and without a resolver's prefix, so that "10.1103/PhysRevD.76.013009"
-// and "https://doi.org/10.1103/physrevd.76.013009" are one DOI; an arXiv id
-// without its version ("0704.0001v2" is 0704.0001); a PMID's digits.
+// An identifier (`scheme` "doi", "arxiv", "pmid", "pmcid" or "isbn") as the
+// index keeps it: lower case and without a resolver's prefix, so that
+// "10.1103/PhysRevD.76.013009" and "https://doi.org/10.1103/physrevd.76.013009"
+// are one DOI; an arXiv id without its version ("0704.0001v2" is 0704.0001); a
+// PMID's digits; a PMCID as "pmc" and its digits (OpenAlex links the digits
+// alone); an ISBN as isbn13() gives it, "" for one whose check digit is wrong.
 std::string normalise_identifier(std::string_view scheme, std::string_view id);
+
+// The 13 digits of an ISBN written with or without hyphens or spaces: an
+// ISBN-10 and the ISBN-13 of the same book ("0-262-03384-4",
+// "978-0-262-03384-8") both give "9780262033848"; "" unless `text` is an
+// ISBN-10 or an ISBN-13 (978 or 979) whose check digit is right.
+std::string isbn13(std::string_view text);
 
 // Its XI term, as the indexer and the query parser both build it.
 std::string identifier_term(std::string_view scheme, std::string_view id);

@@ -608,10 +608,24 @@ std::optional<Record> BibtexReader::read_next() {
     f.categories = split_list(get("keywords"), ",;");
     f.doi = plain(get("doi"));
     f.pmid = plain(get("pmid"));
+    f.pmcid = plain(get("pmcid"));
+    // Zotero's BibTeX writes what its Extra says besides into the note.
+    if (f.pmcid.empty()) f.pmcid = extra_line(plain(get("note")), "PMCID");
+    f.isbn = plain(get("isbn"));
     const std::string eprint_type = lower(plain(get("eprinttype"))),
                       prefix = lower(plain(get("archiveprefix")));
     if (eprint_type == "arxiv" || prefix == "arxiv") f.arxiv_id = plain(get("eprint"));
     f.citation_key = std::move(parsed.key);
+    f.item_type = entry.type;  // "article", "inproceedings", ... (lower case)
+    f.volume = plain(get("volume"));
+    f.issue = plain(get("number"));
+    if (f.issue.empty()) f.issue = plain(get("issue"));
+    // "10511--10520": BibTeX's range dash is LaTeX's en dash; one hyphen, as other formats write it.
+    f.pages = plain(get("pages"));
+    for (std::size_t at; (at = f.pages.find("--")) != std::string::npos;) f.pages.erase(at, 1);
+    f.publisher = display_text(get("publisher"));
+    f.url = plain(get("url"));
+    f.issn = plain(get("issn"));
     return r;
   }
   return std::nullopt;

@@ -49,6 +49,15 @@ void cut_utf8(std::string& s, std::size_t max_bytes) {
   s += "\u2026";
 }
 
+// The paper's DOI as the index keeps it. arXiv's snapshot may give two
+// ("10.1364/JOSAA.23.002578 10.1364/JOSAA.32.002407"): the first is the paper's,
+// not the two run together.
+std::string paper_doi(std::string_view doi) {
+  const auto begin = std::min(doi.size(), doi.find_first_not_of(" \t\r\n"));
+  doi.remove_prefix(begin);
+  return schema::normalise_identifier("doi", doi.substr(0, doi.find_first_of(" \t\r\n")));
+}
+
 }  // namespace
 
 std::string abstract_id(const Record& record) {
@@ -56,7 +65,7 @@ std::string abstract_id(const Record& record) {
   if (!f.id.empty()) return f.id;
   // The source's own identifier when it has one, so the same paper read from
   // two files (an arXiv listing and a BibTeX export) is one abstract.
-  for (std::string id : {schema::normalise_identifier("doi", f.doi), schema::normalise_identifier("arxiv", f.arxiv_id),
+  for (std::string id : {paper_doi(f.doi), schema::normalise_identifier("arxiv", f.arxiv_id),
                          schema::normalise_identifier("pmid", f.pmid), f.citation_key}) {
     if (!id.empty() && id.size() <= schema::kMaxFieldBytes) return id;
   }
@@ -71,9 +80,13 @@ Abstract make_abstract(const Record& record, const std::string& source, const st
                        int year) {
   Abstract a = record.fields;
   a.text = display_text(record.raw_text);
-  a.doi = schema::normalise_identifier("doi", a.doi);
+  a.doi = paper_doi(a.doi);
   a.arxiv_id = schema::normalise_identifier("arxiv", a.arxiv_id);
   a.pmid = schema::normalise_identifier("pmid", a.pmid);
+  // "PMC5584645" however the source writes it (OpenAlex: a link to the digits).
+  if (const auto pmcid = schema::normalise_identifier("pmcid", a.pmcid); pmcid.starts_with("pmc")) {
+    a.pmcid = "PMC" + pmcid.substr(3);
+  }
   a.id = abstract_id(record);
   a.title = a.title.empty() ? derive_title(a.text) : display_text(a.title);
   // Names and venues carry LaTeX in BibTeX ("Bal\'azs", "\textendash").
@@ -212,8 +225,18 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
   }
   for (const auto& [scheme, value] : {std::pair<std::string_view, const std::string&>{"doi", a.doi},
                                       {"arxiv", a.arxiv_id},
-                                      {"pmid", a.pmid}}) {
+                                      {"pmid", a.pmid},
+                                      {"pmcid", a.pmcid}}) {
     if (!value.empty()) doc.add_boolean_term(identifier_term(scheme, value));
+  }
+  // A book's ISBNs, as Zotero lists them ("978-1-00-915796-4 978-1-00-915797-1"):
+  // each as its ISBN-13, so that its ISBN-10 finds it too.
+  for (std::size_t at = 0; at < a.isbn.size();) {
+    const std::size_t end = std::min(a.isbn.size(), a.isbn.find_first_of(" ,;", at));
+    if (const auto isbn = isbn13(std::string_view(a.isbn).substr(at, end - at)); !isbn.empty()) {
+      doc.add_boolean_term(identifier_term("isbn", isbn));
+    }
+    at = end + 1;
   }
   if (!a.citation_key.empty()) {
     std::string key = a.citation_key;

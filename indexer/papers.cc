@@ -81,33 +81,23 @@ std::vector<std::string> link_terms(const Abstract& a) {
 }
 
 std::vector<std::vector<PaperRecord>> group_papers(std::vector<PaperRecord> records) {
-  // Of one source's records with one id, the last (as shown_before orders them).
-  std::sort(records.begin(), records.end(), [](const PaperRecord& x, const PaperRecord& y) {
-    if (x.abstract.source != y.abstract.source || x.abstract.id != y.abstract.id) {
-      return std::tie(x.abstract.source, x.abstract.id) < std::tie(y.abstract.source, y.abstract.id);
-    }
-    return shown_before(x, y);
-  });
-  std::vector<PaperRecord> kept;
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    const bool superseded = i + 1 < records.size() && records[i + 1].abstract.source == records[i].abstract.source &&
-                            records[i + 1].abstract.id == records[i].abstract.id;
-    if (!superseded) kept.push_back(std::move(records[i]));
-  }
-  Groups groups(kept.size());
+  // Records of one file with one id stay records of their paper, each with its
+  // own citation key and identifiers (a .bib with Romatschke2018 and
+  // Romatschke2018a of one DOI is found by both keys); the last is shown.
+  Groups groups(records.size());
   std::unordered_map<std::string, std::size_t> first_with;
-  for (std::size_t i = 0; i < kept.size(); ++i) {
-    for (auto& term : link_terms(kept[i].abstract)) {
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    for (auto& term : link_terms(records[i].abstract)) {
       auto [at, fresh] = first_with.try_emplace(std::move(term), i);
       if (!fresh) groups.join(i, at->second);
     }
   }
   std::unordered_map<std::size_t, std::size_t> group_of_root;
   std::vector<std::vector<PaperRecord>> out;
-  for (std::size_t i = 0; i < kept.size(); ++i) {
+  for (std::size_t i = 0; i < records.size(); ++i) {
     auto [at, fresh] = group_of_root.try_emplace(groups.root(i), out.size());
     if (fresh) out.emplace_back();
-    out[at->second].push_back(std::move(kept[i]));
+    out[at->second].push_back(std::move(records[i]));
   }
   for (auto& paper : out) std::sort(paper.begin(), paper.end(), shown_before);
   // In the order of the records shown, so the same records are written in the same order.

@@ -2,8 +2,8 @@
 // document. Records are the same paper when they share an id or an identifier
 // (DOI, arXiv id, PMID), directly or through other records: a BibTeX entry with
 // a DOI and an arXiv id joins an arXiv listing of that id and a RIS record of
-// that DOI. Of the records of one file with the same id, the one read last (the
-// highest line) counts.
+// that DOI. Records of one file with the same id are one paper too, each found
+// by its own citation key and identifiers.
 //
 // A document keeps its records (schema::kRecordsSlot, when it has more than
 // one) and is made from them again whenever one comes or goes, so the index
@@ -35,8 +35,7 @@ struct PaperRecord {
 };
 
 // `records` grouped into papers, each group in the order of (source, line) so
-// that the record shown is its last; of records with the same source and id,
-// only the one with the highest line is kept (on one line, the greatest).
+// that the record shown is its last.
 std::vector<std::vector<PaperRecord>> group_papers(std::vector<PaperRecord> records);
 
 // The terms through which a record is the same paper as another: its id term and

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "abstracts/error.h"
+#include "engine/schema.h"
 #include "indexer/bibtex_reader.h"
 #include "indexer/line_source.h"
 #include "indexer/markup.h"
@@ -159,6 +160,35 @@ std::string text_of(const nlohmann::json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// "1234-5678" or "1234-567X" (also without the hyphen): an ISSN, not a book's ISBN.
+bool is_issn(std::string_view value) {
+  std::string digits;
+  for (char c : value) {
+    if (c != '-') digits += c;
+  }
+  if (digits.size() != 8) return false;
+  for (std::size_t i = 0; i < 8; ++i) {
+    const char c = digits[i];
+    if (!(c >= '0' && c <= '9') && !(i == 7 && (c == 'X' || c == 'x'))) return false;
+  }
+  return true;
+}
+
+// A first and a last page as one range ("10511-10520"); the first alone when
+// the last is missing or the same.
+std::string page_range(const std::string& first, const std::string& last) {
+  if (first.empty()) return last;
+  if (last.empty() || last == first) return first;
+  return first + "-" + last;
+}
+
+// A value CSL-JSON may give as a string or a number ("volume": 12).
+std::string text_or_number(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  if (it != j.end() && it->is_number_integer()) return std::to_string(it->get<long long>());
+  return text_of(j, key);
+}
+
 // A record of a JSON file that cannot be read: what is wrong with it. The
 // reader leaves it out and reads on (Reader::reject).
 struct BadRecord {
@@ -187,6 +217,7 @@ void arxiv(const nlohmann::json& j, Record& r) {
   r.fields.arxiv_id = text_of(j, "id");
   r.fields.doi = text_of(j, "doi");
   r.fields.venue = "arXiv";
+  r.fields.item_type = "preprint";
   if (auto parsed = j.find("authors_parsed"); parsed != j.end() && parsed->is_array()) {
     for (const auto& name : *parsed) {
       if (!name.is_array() || name.empty() || !name[0].is_string()) continue;
@@ -220,6 +251,8 @@ void semantic_scholar(const nlohmann::json& j, Record& r) {
   r.fields.pmid = text_of(j, "pmid");
   r.fields.venue = text_of(j, "journalName");
   if (r.fields.venue.empty()) r.fields.venue = text_of(j, "venue");
+  r.fields.volume = trim(text_of(j, "journalVolume"));
+  r.fields.pages = trim(text_of(j, "journalPages"));
   if (auto year = j.find("year"); year != j.end() && year->is_number_integer()) r.fields.year = year->get<int>();
   if (auto authors = j.find("authors"); authors != j.end() && authors->is_array()) {
     for (const auto& a : *authors) {
@@ -265,6 +298,7 @@ void openalex(const nlohmann::json& j, Record& r) {
   if (auto ids = j.find("ids"); ids != j.end() && ids->is_object()) {
     const std::string pmid = text_of(*ids, "pmid");
     if (!pmid.empty()) r.fields.pmid = last_segment(pmid);
+    r.fields.pmcid = text_of(*ids, "pmcid");  // a link, made "PMC..." by the indexer
   }
   if (auto year = j.find("publication_year"); year != j.end() && year->is_number_integer()) {
     r.fields.year = year->get<int>();
@@ -286,7 +320,18 @@ void openalex(const nlohmann::json& j, Record& r) {
   }
   if (auto location = j.find("primary_location"); location != j.end() && location->is_object()) {
     const auto source = location->find("source");
-    if (source != location->end() && source->is_object()) r.fields.venue = text_of(*source, "display_name");
+    if (source != location->end() && source->is_object()) {
+      r.fields.venue = text_of(*source, "display_name");
+      r.fields.issn = text_of(*source, "issn_l");
+      r.fields.publisher = text_of(*source, "host_organization_name");
+    }
+    r.fields.url = text_of(*location, "landing_page_url");
+  }
+  r.fields.item_type = text_of(j, "type");  // "article", "book-chapter", ... (Crossref's types)
+  if (auto biblio = j.find("biblio"); biblio != j.end() && biblio->is_object()) {
+    r.fields.volume = text_of(*biblio, "volume");
+    r.fields.issue = text_of(*biblio, "issue");
+    r.fields.pages = page_range(text_of(*biblio, "first_page"), text_of(*biblio, "last_page"));
   }
   if (auto keywords = j.find("keywords"); keywords != j.end() && keywords->is_array()) {
     for (const auto& k : *keywords) {
@@ -310,6 +355,15 @@ void csl(const nlohmann::json& j, Record& r) {
   if (r.fields.venue.empty() && text_of(j, "type") == "article") r.fields.venue = text_of(j, "publisher");
   r.fields.doi = text_of(j, "DOI");
   r.fields.pmid = text_of(j, "PMID");
+  r.fields.pmcid = text_of(j, "PMCID");
+  r.fields.isbn = text_of(j, "ISBN");
+  r.fields.item_type = text_of(j, "type");
+  r.fields.volume = text_or_number(j, "volume");
+  r.fields.issue = text_or_number(j, "issue");
+  r.fields.pages = text_or_number(j, "page");
+  r.fields.publisher = text_of(j, "publisher");
+  r.fields.url = text_of(j, "URL");
+  r.fields.issn = text_of(j, "ISSN");
   // Zotero writes an arXiv preprint's id as "number": "arXiv:0704.0001", and its link as "URL".
   if (const std::string number = text_of(j, "number"); number.rfind("arXiv:", 0) == 0) {
     r.fields.arxiv_id = number.substr(6);
@@ -730,6 +784,7 @@ class RisReader : public Reader {
         end_untyped();
         std::optional<Record> before = in_record_ ? finish() : std::nullopt;
         start();
+        record_.fields.item_type = value;  // "JOUR", "CONF", ...
         if (before) return before;
         continue;
       }
@@ -808,6 +863,8 @@ class RisReader : public Reader {
     over_ = false;
     record_ = Record{};
     record_.line = number_;
+    start_page_.clear();
+    end_page_.clear();
     record_bytes_ = line_.size() + 1;
     last_ = nullptr;
     sponsors_.clear();
@@ -826,12 +883,33 @@ class RisReader : public Reader {
       field = &f.doi;
     } else if (tag == "ID") {
       field = &f.citation_key;  // the exporter's key for the record
+    } else if (tag == "SN") {
+      // A journal's ISSN or a book's ISBN, one line each (Web of Science gives a
+      // chapter both; a journal its print and electronic ISSNs).
+      if (!schema::isbn13(value).empty()) f.isbn += (f.isbn.empty() ? "" : " ") + value;
+      if (is_issn(value)) f.issn += (f.issn.empty() ? "" : ", ") + value;
+      return;
+    } else if (tag == "N1") {
+      // A note, or Zotero's Extra ("PMCID: PMC5584645").
+      if (const std::string pmcid = extra_line(value, "PMCID"); f.pmcid.empty()) f.pmcid = pmcid;
+      return;
     } else if (tag == "UR") {
       // An arXiv preprint's only identifier in RIS is its link.
       if (const auto at = value.find("arxiv.org/abs/"); at != std::string::npos && f.arxiv_id.empty()) {
         f.arxiv_id = value.substr(at + 14);
       }
+      if (f.url.empty()) f.url = value;  // the first of several links: the paper's own
       return;
+    } else if (tag == "VL") {
+      field = &f.volume;
+    } else if (tag == "IS") {
+      field = &f.issue;
+    } else if (tag == "SP") {
+      field = &start_page_;
+    } else if (tag == "EP") {
+      field = &end_page_;
+    } else if (tag == "PB") {
+      field = &f.publisher;
     } else if (tag == "T2" || tag == "JO" || tag == "JF" || tag == "JA" || tag == "J2" || tag == "BT" ||
                tag == "C3") {
       // The journal's name as the exporter spells it first (T2 in Zotero and Web
@@ -883,6 +961,7 @@ class RisReader : public Reader {
       record_.fields.author_count -= sponsors_.size();
     }
     for (auto& author : record_.fields.authors) author = parse_name(author.family);
+    record_.fields.pages = page_range(start_page_, end_page_);
     if (is_blank(record_.raw_text)) {
       ++skipped_;
       return std::nullopt;
@@ -898,6 +977,7 @@ class RisReader : public Reader {
   bool over_ = false;             // the record is over its cap: read past, not kept
   std::size_t record_bytes_ = 0;  // of the record's lines so far
   Record record_;
+  std::string start_page_, end_page_;  // SP, EP: Abstract::pages at the record's end
   std::string* last_ = nullptr;  // the value a continuation line extends
   std::vector<std::size_t> sponsors_;  // where A1 names are in the authors (kMaxAuthors: not kept)
   bool web_of_science_ = false;        // the record has a WE tag
@@ -1005,6 +1085,23 @@ InputError skipped_record(const std::filesystem::path& file, const RecordProblem
   return InputError(
       name + ":" + std::to_string(problem.line) + ": " + problem.what + "; record skipped", name,
       problem.line);
+}
+
+std::string extra_line(std::string_view text, std::string_view key) {
+  while (!text.empty()) {
+    const auto end = text.find('\n');
+    std::string_view line = trim(text.substr(0, end), kSpaceAndLineBreaks);
+    text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+    if (line.size() <= key.size() || line[key.size()] != ':') continue;
+    if (!std::equal(key.begin(), key.end(), line.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+        })) {
+      continue;
+    }
+    line = trim(line.substr(key.size() + 1), kSpaceAndLineBreaks);
+    return std::string(line.substr(0, line.find_first_of(" \t")));
+  }
+  return "";
 }
 
 void warn_skipped(Reader& reader, const std::filesystem::path& file,

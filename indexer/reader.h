@@ -179,6 +179,11 @@ InputError skipped_record(const std::filesystem::path& file, const RecordProblem
 void warn_skipped(Reader& reader, const std::filesystem::path& file,
                   const std::function<void(const std::exception&)>& warn);
 
+// The value of the first "Key: value" line of `text` whose key is `key` (any
+// case), up to white space: what Zotero's Extra, and the note an exporter
+// writes it into, say besides ("PMCID: PMC5584645"); "" if none.
+std::string extra_line(std::string_view text, std::string_view key);
+
 // Reads all records of `file` (for tests and small files).
 std::vector<Record> read_all(const std::filesystem::path& file);
 

@@ -166,8 +166,11 @@ class PubmedFormat : public XmlFormat {
     std::string_view rel;
     if (!in_record_) return nullptr;
     // The article's own ids; those of its references (PubmedData/ReferenceList) are not its.
-    if (path == article_id_path_)
-      return attribute(attrs, "IdType") == "doi" ? first(c_.article_id_doi) : nullptr;
+    if (path == article_id_path_) {
+      const auto type = attribute(attrs, "IdType");
+      if (type == "pmc") return first(c_.article_id_pmc);
+      return type == "doi" ? first(c_.article_id_doi) : nullptr;
+    }
     if (!below(path, citation_path_, rel)) return nullptr;
     if (rel == "/PMID") return first(c_.pmid);
     if (rel == "/Article/ArticleTitle") return first(c_.title);
@@ -181,6 +184,12 @@ class PubmedFormat : public XmlFormat {
     if (rel == "/Article/Journal/Title") return first(c_.journal);
     if (rel == "/Article/Journal/ISOAbbreviation") return first(c_.iso_abbreviation);
     if (rel == "/MedlineJournalInfo/MedlineTA") return first(c_.medline_ta);
+    if (rel == "/Article/Journal/JournalIssue/Volume") return first(c_.volume);
+    if (rel == "/Article/Journal/JournalIssue/Issue") return first(c_.issue);
+    if (rel == "/Article/Pagination/MedlinePgn") return first(c_.pages);
+    if (rel == "/Article/Journal/ISSN") return first(c_.issn);
+    // The first type is the article's kind ("Journal Article"); more qualify it.
+    if (rel == "/Article/PublicationTypeList/PublicationType") return first(c_.publication_type);
     if (rel == "/MeshHeadingList/MeshHeading/DescriptorName" || rel == "/KeywordList/Keyword") {
       c_.term.clear();
       return &c_.term;
@@ -267,7 +276,8 @@ class PubmedFormat : public XmlFormat {
   struct Citation {
     Record record;
     std::string pmid, title, abstract, part, label, journal, iso_abbreviation, medline_ta;
-    std::string article_id_doi, elocation_doi, term;
+    std::string article_id_doi, article_id_pmc, elocation_doi, term;
+    std::string volume, issue, pages, issn, publication_type;
     std::unordered_set<std::string> terms;  // the categories so far
     AuthorParts author;
     std::string dates[kDates][kDateParts];  // year, month ("05" or "May"), day, MedlineDate
@@ -294,6 +304,12 @@ class PubmedFormat : public XmlFormat {
     }
     f.doi = trimmed(c_.article_id_doi);
     if (f.doi.empty()) f.doi = trimmed(c_.elocation_doi);
+    f.pmcid = trimmed(c_.article_id_pmc);
+    f.volume = trimmed(c_.volume);
+    f.issue = trimmed(c_.issue);
+    f.pages = trimmed(c_.pages);
+    f.issn = trimmed(c_.issn);
+    f.item_type = trimmed(c_.publication_type);
     for (const auto& date : c_.dates) {
       if (read_date(date, f)) break;
     }
@@ -404,7 +420,10 @@ class AtomFormat : public XmlFormat {
     f.arxiv_id = arxiv_id(id);
     // The venue of a preprint, as for arXiv's metadata snapshot (journal_ref is not read there
     // either).
-    if (!f.arxiv_id.empty()) f.venue = "arXiv";
+    if (!f.arxiv_id.empty()) {
+      f.venue = "arXiv";
+      f.item_type = "preprint";
+    }
     f.title = e_.title_html ? strip_markup(e_.title) : trimmed(e_.title);
     e_.record.raw_text = e_.summary_html ? strip_markup(e_.summary) : std::move(e_.summary);
     f.doi = trimmed(e_.doi);

@@ -385,7 +385,13 @@ enum class Role {
   kUrl,
   kExtra,
   kArchiveId,
-  kCitationKey
+  kCitationKey,
+  kIsbn,
+  kVolume,
+  kIssue,
+  kPages,
+  kPublisher,
+  kIssn
 };
 
 }  // namespace
@@ -496,12 +502,19 @@ void load_lookups(Snapshot::Impl& s) {
   give("extra", Role::kExtra);
   give("archiveID", Role::kArchiveId);
   give("citationKey", Role::kCitationKey);
+  give("ISBN", Role::kIsbn);
+  give("issue", Role::kIssue);
+  give("ISSN", Role::kIssn);
   // A base field and the fields item types have in its place: title (caseName,
   // subject, ...), date (issueDate, dateDecided, ...), publicationTitle
   // (proceedingsTitle, bookTitle, websiteTitle, blogTitle, ...). An item has
   // only its type's fields, so the field says the role whatever the type.
-  for (const auto& [base, role] : {std::pair{"title", Role::kTitle}, std::pair{"date", Role::kDate},
-                                   std::pair{"publicationTitle", Role::kVenue}}) {
+  // Likewise volume (codeVolume, ...), pages (codePages, firstPage) and publisher
+  // (institution, university, label, ...).
+  for (const auto& [base, role] :
+       {std::pair{"title", Role::kTitle}, std::pair{"date", Role::kDate},
+        std::pair{"publicationTitle", Role::kVenue}, std::pair{"volume", Role::kVolume},
+        std::pair{"pages", Role::kPages}, std::pair{"publisher", Role::kPublisher}}) {
     give(base, role);
     Statement q(s.db,
                 "SELECT DISTINCT m.fieldID FROM baseFieldMappingsCombined m JOIN fieldsCombined b"
@@ -957,6 +970,24 @@ std::vector<Record> read_items(const Snapshot& snapshot, const std::vector<std::
         case Role::kCitationKey:
           p.citation_key_field = trim(value, kSpaceAndLineBreaks);
           break;
+        case Role::kIsbn:
+          f.isbn = trim(value, kSpaceAndLineBreaks);
+          break;
+        case Role::kVolume:
+          f.volume = trim(value, kSpaceAndLineBreaks);
+          break;
+        case Role::kIssue:
+          f.issue = trim(value, kSpaceAndLineBreaks);
+          break;
+        case Role::kPages:
+          f.pages = trim(value, kSpaceAndLineBreaks);
+          break;
+        case Role::kPublisher:
+          f.publisher = trim(value, kSpaceAndLineBreaks);
+          break;
+        case Role::kIssn:
+          f.issn = trim(value, kSpaceAndLineBreaks);
+          break;
       }
     }
   }
@@ -1046,7 +1077,9 @@ std::vector<Record> read_items(const Snapshot& snapshot, const std::vector<std::
     }
     if (f.arxiv_id.empty()) f.arxiv_id = arxiv_id_of_url(p.url);
     if (f.arxiv_id.empty()) f.arxiv_id = extra_arxiv;
+    f.url = trim(p.url, kSpaceAndLineBreaks);
     f.citation_key = p.citation_key_field.empty() ? citation_key : p.citation_key_field;
+    f.pmcid = extra_line(p.extra, "PMCID");  // PubMed's translator writes "PMCID: PMC5584645"
     std::sort(f.collections.begin(), f.collections.end());
     f.collections.erase(std::unique(f.collections.begin(), f.collections.end()),
                         f.collections.end());

@@ -152,6 +152,7 @@ std::string IdentifierQuery::described() const {
   if (scheme == "arxiv") return "the arXiv id " + value;
   if (scheme == "pmid") return "the PMID " + value;
   if (scheme == "pmcid") return "the PMCID " + value;
+  if (scheme == "isbn") return "the ISBN " + value;
   return "the citation key or id " + value;
 }
 
@@ -160,7 +161,7 @@ std::optional<IdentifierQuery> read_identifier(std::string_view text) {
   if (t.empty() || t.size() > 300) return std::nullopt;
   // A label: "doi: 10.1/x", "arXiv:0704.0001", "PMID 31045810".
   std::string label;
-  for (std::string_view l : {"doi", "arxiv", "pmid", "pmcid"}) {
+  for (std::string_view l : {"doi", "arxiv", "pmid", "pmcid", "isbn"}) {
     if (t.size() > l.size() && lower(t.substr(0, l.size())) == l && (t[l.size()] == ':' || is_space(t[l.size()]))) {
       label = l;
       t.remove_prefix(l.size() + 1);
@@ -168,6 +169,8 @@ std::optional<IdentifierQuery> read_identifier(std::string_view text) {
       break;
     }
   }
+  // "ISBN 978 0 262 03384 8": an ISBN may be written with spaces.
+  if (label == "isbn") return make("isbn", t, true);
   if (t.empty() || std::any_of(t.begin(), t.end(), is_space)) return std::nullopt;
   if (label == "doi") return make("doi", t, true);
   if (label == "arxiv") return make("arxiv", t, true);
@@ -178,6 +181,9 @@ std::optional<IdentifierQuery> read_identifier(std::string_view text) {
   if (is_doi(t)) return make("doi", t, true);
   if (is_new_arxiv(t) || is_old_arxiv(t)) return make("arxiv", t, true);
   if (is_pmcid(t)) return make("pmcid", t, true);
+  // An ISBN-13 or ISBN-10 whose check digit is right (a 10-digit number with a
+  // wrong one, or any longer number, is no PMID either).
+  if (!schema::isbn13(t).empty()) return make("isbn", t, true);
   if (all_digits(t)) return t.size() <= 9 ? make("pmid", t, false) : std::nullopt;
   // A citation key ("Romatschke2018a", "Aaboud:2017tke") or an abstract's id.
   const bool has_digit = std::any_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });

@@ -21,8 +21,8 @@ std::size_t quote_length(std::string_view s, std::size_t i) {
   return 0;
 }
 
-constexpr std::string_view kFields[] = {"venue", "year",  "source", "id",  "title", "author",     "category",
-                                        "doi",   "arxiv", "pmid",   "tag", "key",   "collection"};
+constexpr std::string_view kFields[] = {"venue", "year", "source", "id",  "title",     "author", "category", "doi",
+                                        "arxiv", "pmid", "pmcid",  "isbn", "tag", "key", "collection"};
 
 bool is_field(std::string_view name) {
   return std::find(std::begin(kFields), std::end(kFields), name) != std::end(kFields);

@@ -910,7 +910,7 @@ class Grammar {
       std::string value = analysis::Analyzer::fold(display_text(lx.text));
       while (f == "collection" && value.ends_with('/')) value.pop_back();
       e.q = wild ? wildcard(lx, prefix) : boolean(schema::field_term(prefix, value));
-    } else if (f == "doi" || f == "arxiv" || f == "pmid") {
+    } else if (f == "doi" || f == "arxiv" || f == "pmid" || f == "pmcid" || f == "isbn") {
       e.q = boolean(schema::identifier_term(f, lx.text));
     } else if (f == "key") {
       std::string key = lx.text;

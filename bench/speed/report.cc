@@ -180,6 +180,16 @@ void write_report(const fs::path& dir) {
   json reindex = json::object();
   for (auto& r : read_folder(dir / "reindex")) reindex = r;
 
+  // Facets of a query (issue 43): size -> "author"/"year" -> wall seconds of each run, and
+  // the query timed with its matches.
+  std::map<long, std::map<std::string, std::vector<double>>> facet_seconds;
+  std::map<long, std::pair<std::string, long>> facet_query;
+  for (auto& r : read_folder(dir / "facet")) {
+    const long size = r.at("size").get<long>();
+    facet_seconds[size][r.at("by").get<std::string>()].push_back(r.at("wall_seconds").get<double>());
+    facet_query[size] = {r.at("query").get<std::string>(), r.at("matches").get<long>()};
+  }
+
   // size -> threads -> throughput record
   std::map<long, std::map<long, json>> throughput;
   for (auto& r : read_folder(dir / "throughput")) throughput[r.at("size").get<long>()][r.at("threads").get<long>()] = r;
@@ -286,6 +296,22 @@ void write_report(const fs::path& dir) {
     md << "\nRe-running `abstracts index` on the unchanged " << size << "-abstract corpus: "
        << fmt(reindex.at("wall_seconds").get<double>(), 3) << " s, " << fmt(100 * reindex.at("wall_seconds").get<double>() / full, 1)
        << "% of the full build (median " << num(full) << " s).\n";
+  }
+
+  if (!facet_seconds.empty()) {
+    md << "\nFacets of a query, through the CLI as typed (`abstracts stats --by FIELD QUERY`: open the index, "
+          "count the field over every match, print the top 20), wall seconds min / **median** / max:\n\n"
+          "| abstracts | query | matches | `--by author` | `--by year` |\n|---:|---|---:|---|---|\n";
+    for (auto& [size, by] : facet_seconds) {
+      md << "| " << size << " | `" << facet_query[size].first << "` | " << facet_query[size].second << " | "
+         << (by.contains("author") ? range(spread(by["author"])) : "n/a") << " | "
+         << (by.contains("year") ? range(spread(by["year"])) : "n/a") << " |\n";
+      for (auto& [field, seconds] : by) {
+        results["facets"][std::to_string(size)][field] = {{"query", facet_query[size].first},
+                                                          {"matches", facet_query[size].second},
+                                                          {"seconds", spread_json(spread(seconds))}};
+      }
+    }
   }
 
   md << "\n### Query latency\n\n";

@@ -6,13 +6,13 @@
 
 _abstracts() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-  local commands="index search show similar stats acronyms sources forget"
+  local commands="index search show similar stats acronyms sources forget export"
   local globals="--index --allow-partial --color -h --help --version"
   local command="" i
   # The command is the first word that is neither an option nor an option's value.
   for ((i = 1; i < COMP_CWORD; i++)); do
     case ${COMP_WORDS[i]} in
-      --index | --color | --queries | --sort | --by | --shard | -g | --glob | -n | --limit | --offset | --authors) ((i++)) ;;
+      --index | --color | --queries | --sort | --by | --shard | -g | --glob | -n | --limit | --offset | --authors | --format) ((i++)) ;;
       -*) ;;
       *) command=${COMP_WORDS[i]} && break ;;
     esac
@@ -22,6 +22,7 @@ _abstracts() {
     --color) mapfile -t COMPREPLY < <(compgen -W "auto always never" -- "$cur") && return ;;
     --sort) mapfile -t COMPREPLY < <(compgen -W "relevance date oldest" -- "$cur") && return ;;
     --authors) mapfile -t COMPREPLY < <(compgen -W "10 all" -- "$cur") && return ;;
+    --format) mapfile -t COMPREPLY < <(compgen -W "bibtex biblatex ris csl-json" -- "$cur") && return ;;
     --by) mapfile -t COMPREPLY < <(compgen -W "year venue category author tag collection" -- "$cur") && return ;;
     --index | --queries)
       compopt -o filenames 2>/dev/null
@@ -38,6 +39,7 @@ _abstracts() {
     search) options="-n --limit --offset --json --explain -c --count --sort --queries --no-correct --no-acronyms --no-feedback" ;;
     similar) options="-n --limit --offset --json --explain" ;;
     show) options="--json --authors" ;;
+    export) options="--format --ids" ;;
     acronyms | sources) options="--json" ;;
     stats) options="--by --limit --json" ;;
   esac
@@ -48,7 +50,7 @@ _abstracts() {
   elif [[ $command == index || $command == forget ]]; then
     compopt -o filenames 2>/dev/null
     mapfile -t COMPREPLY < <(compgen -f -- "$cur")
-  elif [[ $command == search ]]; then
+  elif [[ $command == search || $command == export ]]; then
     # A field is completed with its colon and no space, so that its value follows.
     compopt -o nospace 2>/dev/null
     mapfile -t COMPREPLY < <(compgen -W "venue: year: title: author: category: tag: collection: doi: arxiv: pmid: source: id:" -- "$cur")

@@ -4,7 +4,7 @@
 # share/fish/vendor_completions.d/abstracts.fish; tests/cli/completions_test.sh
 # checks its options against `abstracts --help`.
 
-set -l commands index search show similar stats acronyms sources forget
+set -l commands index search show similar stats acronyms sources forget export
 complete -c abstracts -f
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a index -d 'Index files or directories of abstracts'
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a search -d 'Search the index'
@@ -14,6 +14,7 @@ complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a stats -d
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a acronyms -d 'List the learned acronyms'
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a sources -d 'List the sources of the index'
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a forget -d 'Forget sources of the index'
+complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a export -d 'Print abstracts as citations'
 
 # Global options, before or after the command.
 complete -c abstracts -l index -r -F -d 'Index directory, or a cluster file'
@@ -53,3 +54,8 @@ set -l stats '__fish_seen_subcommand_from stats'
 complete -c abstracts -n $stats -l by -x -a 'year venue category author tag collection' -d 'Count the abstracts by a field'
 complete -c abstracts -n $stats -l limit -x -d 'With --by, print at most this many values'
 complete -c abstracts -n $stats -l json -d 'Print JSON'
+
+set -l export '__fish_seen_subcommand_from export'
+complete -c abstracts -n $export -l format -x -a 'bibtex biblatex ris csl-json' -d 'Citation format'
+complete -c abstracts -n $export -l ids -x -d 'Export these abstracts instead of a query\'s'
+complete -c abstracts -n $export -a 'venue: year: title: author: category: tag: collection: doi: arxiv: pmid: source: id:' -d 'Query field'

@@ -55,6 +55,8 @@ const std::unordered_map<std::string_view, std::string_view>& symbols() {
       {"lVert", "‖"}, {"rVert", "‖"}, {"langle", "⟨"}, {"rangle", "⟩"}, {"prime", "′"},
       {"textendash", "–"}, {"textemdash", "—"}, {"S", "§"}, {"P", "¶"},
       {"checkmark", "✓"}, {"degree", "°"}, {"textdegree", "°"},
+      // What an export escapes (abstracts::bibtex_escape): ~ and ^ are LaTeX's tie and superscript.
+      {"textasciitilde", "~"}, {"textasciicircum", "^"}, {"textbackslash", "\\"},
       // Named functions are words.
       {"log", "log"}, {"ln", "ln"}, {"exp", "exp"}, {"sin", "sin"}, {"cos", "cos"},
       {"tan", "tan"}, {"max", "max"}, {"min", "min"}, {"arg", "arg"}, {"argmax", "argmax"},

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "abstracts/abstracts.h"
-#include "citation.h"
 #include "list_search.h"
 #include "output.h"
 #include "reading_list.h"
@@ -216,39 +215,31 @@ int suggest(const Context& ctx, const abstracts::SearchOptions& options, bool js
   return results.hits.empty() ? 1 : 0;
 }
 
-// Prints the listed abstracts as citations in `format` ("bibtex", "ris" or
-// "csl-json": one JSON array), in list order.
+// Prints the listed abstracts as citations in `format` ("bibtex", "biblatex",
+// "ris" or "csl-json": one JSON array), in list order, with the library's
+// export (abstracts/export.h), as `abstracts export` does.
 int export_command(const Context& ctx, const std::string& format) {
   if (format.empty()) {
     throw Error("export needs a format",
-                "use `reading-list export --format bibtex` (or ris, csl-json)");
+                "use `reading-list export --format bibtex` (or biblatex, ris, csl-json)");
   }
   ReadingList list = ReadingList::load(ctx.list_file());
   if (list.ids().empty()) return empty_list(list);
   Index index = ctx.open_index();
-  reading_list::CitationKeys keys;
-  std::size_t exported = 0;
-  if (format == "csl-json") std::cout << "[\n";
+  // A source below the current directory is written relative to it; another is left out.
+  abstracts::ExportOptions options;
+  std::error_code error;
+  options.relative_to = fs::current_path(error);
+  abstracts::CitationWriter writer(std::cout, *abstracts::citation_format(format), options);
   for (const auto& id : list.ids()) {
-    auto a = index.get(id);
-    if (!a) {
-      say(id + " is on the list but not in the index " + index.path().string() + "; left out");
-      continue;
-    }
-    std::string note =
-        a->source.empty() ? std::string() : a->source + ":" + std::to_string(a->line);
-    const std::string key = keys.key_for(*a);
-    if (format == "bibtex") {
-      std::cout << reading_list::bibtex_entry(*a, key, note);
-    } else if (format == "ris") {
-      std::cout << reading_list::ris_record(*a, key, note);
+    if (auto a = index.get(id)) {
+      writer.write(*a);
     } else {
-      std::cout << (exported > 0 ? ",\n" : "") << reading_list::csl_json_item(*a, key, note);
+      say(id + " is on the list but not in the index " + index.path().string() + "; left out");
     }
-    ++exported;
   }
-  if (format == "csl-json") std::cout << (exported > 0 ? "\n" : "") << "]\n";
-  return exported > 0 ? 0 : 1;
+  writer.finish();
+  return writer.written() > 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -314,8 +305,9 @@ int main(int argc, char** argv) {
   std::string export_format;
   auto* export_cmd =
       app.add_subcommand("export", "Print the list as citations for a reference manager");
-  export_cmd->add_option("--format", export_format, "bibtex, ris or csl-json (a JSON array)")
-      ->check(CLI::IsMember({"bibtex", "ris", "csl-json"}));
+  export_cmd
+      ->add_option("--format", export_format, "bibtex, biblatex, ris or csl-json (a JSON array)")
+      ->check(CLI::IsMember({"bibtex", "biblatex", "ris", "csl-json"}));
   export_cmd->add_flag_callback(
       "--bibtex", [&] { export_format = "bibtex"; }, "Short for --format bibtex");
   export_cmd->callback([&] { status = export_command(ctx, export_format); });

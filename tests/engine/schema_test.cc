@@ -109,6 +109,14 @@ TEST(StoredAbstract, ASeparatorInAValueCannotSplitIt) {
   EXPECT_EQ(back.citation_key, "balazs2007");
 }
 
+TEST(Identifiers, AnIsbnWithAWrongCheckDigitIsNone) {
+  EXPECT_EQ(isbn13("978-0-262-03384-9"), "");
+  EXPECT_EQ(isbn13("0-262-03384-5"), "");
+  EXPECT_EQ(isbn13("2624-8212"), "");  // an ISSN
+  EXPECT_EQ(isbn13("1234567890123"), "");
+  EXPECT_EQ(isbn13("97802620338X8"), "");
+}
+
 TEST(Identifiers, OneIdentifierHowEverItIsWritten) {
   const struct {
     const char* scheme;
@@ -125,6 +133,12 @@ TEST(Identifiers, OneIdentifierHowEverItIsWritten) {
       {"arxiv", "https://arxiv.org/abs/2106.01234v1", "2106.01234"},
       {"pmid", "24568020v1", "24568020"},
       {"pmid", "PMID:17284678", "17284678"},
+      {"pmcid", "PMC5584645", "pmc5584645"},
+      {"pmcid", "https://www.ncbi.nlm.nih.gov/pmc/articles/5584645", "pmc5584645"},
+      {"isbn", "978-0-262-03384-8", "9780262033848"},
+      {"isbn", "0-262-03384-4", "9780262033848"},
+      {"isbn", "0 8044 2957 x", "9780804429573"},
+      {"isbn", "979-8-4007-0103-0", "9798400701030"},
   };
   for (const auto& c : cases) {
     EXPECT_EQ(normalise_identifier(c.scheme, c.written), c.kept) << c.written;

@@ -627,7 +627,14 @@ std::vector<BibEntry> parse_bibtex(const std::string& text) {
       name.erase(name.find_last_not_of(' ') + 1);
       i = eq + 1;
       skip_space();
-      EXPECT_EQ(text[i], '{') << name;
+      if (text[i] != '{') {  // a macro, unbraced: month = apr
+        const std::size_t end = text.find_first_of(",}\n", i);
+        e.fields[name] = text.substr(i, end - i);
+        i = end;
+        skip_space();
+        if (text[i] == ',') ++i;
+        continue;
+      }
       int depth = 0;
       std::size_t start = i + 1;
       for (; i < text.size(); ++i) {
@@ -654,6 +661,8 @@ std::string unescape(std::string s) {
        std::vector<std::pair<std::string, std::string>>{{"\\{\\hspace{0pt\\iffalse\\}\\fi}", "{"},
                                                         {"\\hspace{0pt\\iffalse\\{\\fi}\\}", "}"},
                                                         {"\\textbackslash{}", "\\"},
+                                                        {"\\textasciitilde{}", "~"},
+                                                        {"\\textasciicircum{}", "^"},
                                                         {"-{}", "-"},
                                                         {"\\{", "{"},
                                                         {"\\}", "}"},
@@ -670,12 +679,12 @@ std::string unescape(std::string s) {
 }
 
 // No special left bare: each of % & $ # _ { } after a backslash, and no other
-// backslash than those and the escapes' own. (~ and ^ stay: BibTeX and
-// abstracts read them as they are, issue 40.)
+// backslash than those and the escapes' own; ~ and ^ (LaTeX's tie and
+// superscript) as \textasciitilde{} and \textasciicircum{} (issue 43).
 void expect_escaped(const std::string& value) {
   std::string rest = value;
   for (const char* macro : {"\\{\\hspace{0pt\\iffalse\\}\\fi}", "\\hspace{0pt\\iffalse\\{\\fi}\\}",
-                            "\\textbackslash{}", "-{}"}) {
+                            "\\textbackslash{}", "\\textasciitilde{}", "\\textasciicircum{}", "-{}"}) {
     for (auto at = rest.find(macro); at != std::string::npos; at = rest.find(macro)) {
       rest.replace(at, std::string(macro).size(), " ");
     }
@@ -685,6 +694,7 @@ void expect_escaped(const std::string& value) {
     if (std::string("%&$#_{}").find(c) != std::string::npos) {
       EXPECT_TRUE(i > 0 && rest[i - 1] == '\\') << "bare '" << c << "' in: " << value;
     }
+    EXPECT_TRUE(c != '~' && c != '^') << "bare '" << c << "' in: " << value;
     if (c == '\\') {
       EXPECT_TRUE(i + 1 < rest.size() &&
                   std::string("%&$#_{}").find(rest[i + 1]) != std::string::npos)
@@ -712,13 +722,36 @@ TEST_F(ReadingListTest, ExportGivesOneBibtexEntryPerListedId) {
     EXPECT_EQ(e.fields.at("title"),
               "{" + e.fields.at("title").substr(1, e.fields.at("title").size() - 2) + "}");
     EXPECT_EQ(unescape(e.fields.at("title").substr(1, e.fields.at("title").size() - 2)), a->title);
-    EXPECT_EQ(e.fields.at("booktitle"), a->venue + " " + std::to_string(a->year));
+    EXPECT_EQ(e.fields.at("booktitle"), "{" + a->venue + "}");
     EXPECT_EQ(e.fields.at("year"), std::to_string(a->year));
-    EXPECT_EQ(unescape(e.fields.at("note")), a->source + ":" + std::to_string(a->line));
+    EXPECT_EQ(e.fields.count("note"), 0u) << "the source is not below the current directory";
     EXPECT_EQ(unescape(e.fields.at("abstract")), a->text);
     for (const auto& [name, value] : e.fields) {
-      if (name != "title") expect_escaped(value);
+      // The title and venue are in a pair of braces more (styles keep their case).
+      expect_escaped(name == "title" || name == "booktitle" ? value.substr(1, value.size() - 2) : value);
     }
+  }
+}
+
+// Issue 43: the note names the source relative to the current directory, and
+// no source at all from elsewhere: an export never holds an absolute path.
+TEST_F(ReadingListTest, Issue43ExportNoteIsRelativeNeverAbsolute) {
+  const std::string id = search_ids("agents", 1).at(0);
+  ASSERT_EQ(rl_list({"add", id}).status, 0);
+  const auto a = index().get(id);
+  ASSERT_TRUE(a && !a->source.empty());
+  const fs::path source(a->source);
+  auto r = rl_list({"export", "--bibtex"}, {}, source.parent_path().parent_path());
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto entries = parse_bibtex(r.out);
+  ASSERT_EQ(entries.size(), 1u) << r.out;
+  EXPECT_EQ(unescape(entries[0].fields.at("note")),
+            (source.parent_path().filename() / source.filename()).generic_string() + ":" +
+                std::to_string(a->line));
+  for (const char* format : {"bibtex", "biblatex", "ris", "csl-json"}) {
+    r = rl_list({"export", "--format", format});  // from a directory the source is not below
+    ASSERT_EQ(r.status, 0) << format << ": " << r.err;
+    EXPECT_FALSE(contains(r.out, source.parent_path().string())) << format << ":\n" << r.out;
   }
 }
 
@@ -748,8 +781,11 @@ TEST_F(ReadingListTest, ExportEscapesBibtexSpecials) {
   title = title.substr(1, title.size() - 2);
   expect_escaped(title);
   EXPECT_EQ(unescape(title), a->title);
-  expect_escaped(e.fields.at("booktitle"));
-  EXPECT_EQ(unescape(e.fields.at("booktitle")), a->venue + " 2025");
+  std::string booktitle = e.fields.at("booktitle");
+  ASSERT_GE(booktitle.size(), 2u);
+  booktitle = booktitle.substr(1, booktitle.size() - 2);  // in braces, as the title
+  expect_escaped(booktitle);
+  EXPECT_EQ(unescape(booktitle), a->venue);
   expect_escaped(e.fields.at("abstract"));
   EXPECT_EQ(unescape(e.fields.at("abstract")), a->text);
   EXPECT_EQ(e.fields.count("note"), 0u) << "added without a file";
@@ -880,7 +916,7 @@ TEST_F(Issue18Export, BibtexHasAuthorsJournalDoiAndTheRightEntryTypes) {
   ASSERT_EQ(by_type.size(), 3u) << r.out;
   const auto& article = by_type.at("article");
   EXPECT_EQ(article.fields.at("author"), "Wells, L");
-  EXPECT_EQ(article.fields.at("journal"), "Frontiers in Artificial Intelligence");
+  EXPECT_EQ(article.fields.at("journal"), "{Frontiers in Artificial Intelligence}");
   EXPECT_EQ(article.fields.at("doi"), "10.3389/frai.2021.550030");
   EXPECT_EQ(article.fields.at("year"), "2021");
   EXPECT_EQ(unescape(article.fields.at("abstract")), "Research into explainable AI & RL.");
@@ -890,7 +926,7 @@ TEST_F(Issue18Export, BibtexHasAuthorsJournalDoiAndTheRightEntryTypes) {
   EXPECT_EQ(preprint.fields.at("eprint"), "0704.0001");
   EXPECT_EQ(preprint.fields.at("archiveprefix"), "arXiv");
   EXPECT_EQ(preprint.fields.at("primaryclass"), "hep-ph");
-  EXPECT_EQ(by_type.at("inproceedings").fields.at("booktitle"), "NeurIPS 2026");
+  EXPECT_EQ(by_type.at("inproceedings").fields.at("booktitle"), "{NeurIPS}");
   EXPECT_EQ(export_as("endnote").status, 2);
 }
 

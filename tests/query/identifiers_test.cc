@@ -40,6 +40,17 @@ const Case kCases[] = {
     {"31045810", "pmid", "31045810", false},
     {"PMC5551234", "pmcid", "pmc5551234", true},
     {"https://www.ncbi.nlm.nih.gov/pmc/articles/PMC5551234/", "pmcid", "pmc5551234", true},
+    {"pmcid: PMC5551234", "pmcid", "pmc5551234", true},
+    {"https://pmc.ncbi.nlm.nih.gov/articles/PMC5551234/", "pmcid", "pmc5551234", true},
+    {"978-0-262-03384-8", "isbn", "9780262033848", true},
+    {"9780262033848", "isbn", "9780262033848", true},
+    {"0-262-03384-4", "isbn", "9780262033848", true},
+    {"026203384X", "key", "026203384X", false},  // wrong check digit: maybe a key
+    {"ISBN 978-3-031-04082-5", "isbn", "9783031040825", true},
+    {"isbn:978 1 00 915796 4", "isbn", "9781009157964", true},
+    {"0-8044-2957-X", "isbn", "9780804429573", true},
+    {"978-0-262-03384-9", "key", "978-0-262-03384-9", false},  // wrong check digit
+    {"1234567890123", "", "", false},
     {"Romatschke2018a", "key", "Romatschke2018a", false},
     {"Aaboud:2017tke", "key", "Aaboud:2017tke", false},
     {"sparse attention", "", "", false},

@@ -5,6 +5,7 @@
 
 #include "abstracts/abstract.h"
 #include "abstracts/error.h"
+#include "abstracts/export.h"
 #include "abstracts/index.h"
 #include "abstracts/search.h"
 #include "abstracts/source.h"
