@@ -234,6 +234,31 @@ TEST_F(Issue42, AResyncFollowsEditsTrashAndNewItems) {
   EXPECT_EQ(keys("-zzqqxxnothing").count(item[1][1]), 0u) << "trashed since the last sync";
 }
 
+// A process the test started, killed and reaped by its pid when the test ends
+// however it ends (an ASSERT that returns early, an exception), unless stop()
+// was called.
+class Child {
+ public:
+  explicit Child(pid_t pid) : pid_(pid) {}
+  ~Child() {
+    if (pid_ > 0) stop(SIGKILL);
+  }
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+
+  // Sends `signal` and waits for the process; returns its wait status.
+  int stop(int signal) {
+    int status = 0;
+    kill(pid_, signal);
+    waitpid(pid_, &status, 0);
+    pid_ = 0;
+    return status;
+  }
+
+ private:
+  pid_t pid_;
+};
+
 // Zotero holds its database in exclusive locking mode: a process does so here,
 // mid-transaction, while the index syncs; the file stays byte for byte as it was.
 TEST_F(Issue42, ASyncWhileZoteroHoldsTheDatabaseChangesNothingOfIt) {
@@ -241,8 +266,8 @@ TEST_F(Issue42, ASyncWhileZoteroHoldsTheDatabaseChangesNothingOfIt) {
   const fs::path db = copy_of("gglin001--Zotero.sqlite");
   int ready[2];
   ASSERT_EQ(pipe(ready), 0);
-  const pid_t zotero = fork();
-  if (zotero == 0) {
+  const pid_t pid = fork();
+  if (pid == 0) {
     sqlite3* w = nullptr;
     sqlite3_open(db.c_str(), &w);
     sqlite3_exec(w, "PRAGMA locking_mode = EXCLUSIVE; BEGIN IMMEDIATE; "
@@ -253,15 +278,18 @@ TEST_F(Issue42, ASyncWhileZoteroHoldsTheDatabaseChangesNothingOfIt) {
     pause();  // holds the lock, mid-transaction, until killed
     _exit(0);
   }
+  Child zotero(pid);
   char c;
-  ASSERT_EQ(read(ready[0], &c, 1), 1);
+  const auto got = read(ready[0], &c, 1);
+  close(ready[0]);
+  close(ready[1]);
+  ASSERT_EQ(got, 1);
   const std::string before = read_file(db);
   const bool journal = fs::exists(db.string() + "-journal");
   const std::string journal_before = journal ? read_file(db.string() + "-journal") : "";
   const auto r = abstracts({"index", db.string()});
   const std::string after = read_file(db);
-  kill(zotero, SIGKILL);
-  waitpid(zotero, nullptr, 0);
+  zotero.stop(SIGKILL);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(before == after) << "the database file changed";
   if (journal) { EXPECT_TRUE(journal_before == read_file(db.string() + "-journal")); }
@@ -296,8 +324,10 @@ TEST_F(Issue42, WatchSyncsTheDatabaseWhenItChanges) {
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 2, (dir_ / "watch.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, ABSTRACTS_BIN, &actions, nullptr, args.argv(), args.envp()), 0);
+  const int spawned = posix_spawn(&pid, ABSTRACTS_BIN, &actions, nullptr, args.argv(), args.envp());
   posix_spawn_file_actions_destroy(&actions);
+  ASSERT_EQ(spawned, 0);
+  Child watcher(pid);
   for (int i = 0; i < 300 && !contains(read_file(dir_ / "watch.log"), "watching"); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
@@ -318,9 +348,7 @@ TEST_F(Issue42, WatchSyncsTheDatabaseWhenItChanges) {
     found = keys("bilbies").count(item.at(0).at(1)) == 1;
     if (!found) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  kill(pid, SIGINT);
-  int status = 0;
-  waitpid(pid, &status, 0);
+  const int status = watcher.stop(SIGINT);
   EXPECT_TRUE(found) << read_file(dir_ / "watch.log");
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
