@@ -775,10 +775,10 @@ std::string_view first_word(std::string_view value) {
 }
 
 // What Extra's "Key: value" lines say (Zotero's arXiv translator writes
-// "arXiv:2209.02575 [cs]"; PubMed's "PMID: 30425819"; Better BibTeX "Citation
-// Key: x"); the first line of each key counts.
+// "arXiv:2209.02575 [cs]"; PubMed's "PMID: 30425819" and "PMCID: PMC5584645";
+// Better BibTeX "Citation Key: x"); the first line of each key counts.
 void read_extra(std::string_view extra, std::string& doi, std::string& arxiv, std::string& pmid,
-                std::string& citation_key) {
+                std::string& pmcid, std::string& citation_key) {
   while (!extra.empty()) {
     const auto end = extra.find('\n');
     const std::string_view line = trim(extra.substr(0, end), kSpaceAndLineBreaks);
@@ -800,6 +800,8 @@ void read_extra(std::string_view extra, std::string& doi, std::string& arxiv, st
     } else if (is("PMID") && pmid.empty()) {
       const std::string_view id = first_word(value);
       if (all_digits(id)) pmid = id;  // not "0369-15271803014J", which is no PubMed id
+    } else if (is("PMCID") && pmcid.empty()) {
+      pmcid = first_word(value);
     } else if (is("Citation Key") && citation_key.empty()) {
       citation_key = first_word(value);
     }
@@ -1069,7 +1071,7 @@ std::vector<Record> read_items(const Snapshot& snapshot, const std::vector<std::
     Abstract& f = r.fields;
     if (f.venue.empty() && f.item_type == "preprint") f.venue = p.repository;  // "arXiv", "bioRxiv"
     std::string extra_doi, extra_arxiv, citation_key;
-    read_extra(p.extra, extra_doi, extra_arxiv, f.pmid, citation_key);
+    read_extra(p.extra, extra_doi, extra_arxiv, f.pmid, f.pmcid, citation_key);
     if (f.doi.empty()) f.doi = extra_doi;
     if (starts_with_ci(p.archive_id, "arXiv:") &&
         is_arxiv_id(std::string_view(p.archive_id).substr(6))) {
@@ -1079,7 +1081,6 @@ std::vector<Record> read_items(const Snapshot& snapshot, const std::vector<std::
     if (f.arxiv_id.empty()) f.arxiv_id = extra_arxiv;
     f.url = trim(p.url, kSpaceAndLineBreaks);
     f.citation_key = p.citation_key_field.empty() ? citation_key : p.citation_key_field;
-    f.pmcid = extra_line(p.extra, "PMCID");  // PubMed's translator writes "PMCID: PMC5584645"
     std::sort(f.collections.begin(), f.collections.end());
     f.collections.erase(std::unique(f.collections.begin(), f.collections.end()),
                         f.collections.end());

@@ -418,13 +418,14 @@ TEST_F(ZoteroCopy, IdentifiersFromFieldsUrlAndExtra) {
   clear_field(id, "url");
   clear_field(id, "archiveID");
   set_field(id, "extra",
-            "OCLC: 1\nDOI: 10.1000/Extra.1 \narXiv:2209.02575 [cs]\nPMID: 30425819\nCitation Key: "
-            "knuth1984");
+            "OCLC: 1\nDOI: 10.1000/Extra.1 \narXiv:2209.02575 [cs]\nPMID: 30425819\nPMCID: PMC5584645\n"
+            "Citation Key: knuth1984");
   auto r = read(id);
   ASSERT_TRUE(r);
   EXPECT_EQ(r->fields.doi, "10.1000/Extra.1");
   EXPECT_EQ(r->fields.arxiv_id, "2209.02575");
   EXPECT_EQ(r->fields.pmid, "30425819");
+  EXPECT_EQ(r->fields.pmcid, "PMC5584645");
   EXPECT_EQ(r->fields.citation_key, "knuth1984");
 
   // The DOI field wins over Extra; an arXiv link over Extra; a PMID that is no
