@@ -433,7 +433,7 @@ struct Writer::Impl {
       }
       if (!fs::is_directory(st)) {
         walk.yielded.insert(s.path.string());
-        if (fs::is_regular_file(st) && (s.kind == Source::Kind::kZotero || indexer::zotero::is_zotero_database(path))) {
+        if (fs::is_regular_file(st) && (s.kind == Source::Kind::kZotero || indexer::zotero::is_sqlite_file(path))) {
           s.kind = Source::Kind::kZotero;  // synced item by item, after the files
           databases.push_back(s.path.string());
           continue;

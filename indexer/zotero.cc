@@ -1235,10 +1235,13 @@ std::optional<fs::path> find_data_dir(const fs::path& home) {
   return std::nullopt;
 }
 
-bool is_zotero_database(const fs::path& file) {
+bool is_sqlite_file(const fs::path& file) {
   std::error_code ec;
-  if (!fs::is_regular_file(file, ec) || first_bytes(file, kSqliteMagic.size()) != kSqliteMagic)
-    return false;
+  return fs::is_regular_file(file, ec) && first_bytes(file, kSqliteMagic.size()) == kSqliteMagic;
+}
+
+bool is_zotero_database(const fs::path& file) {
+  if (!is_sqlite_file(file)) return false;
   // immutable=1: no lock taken (Zotero's exclusive one would refuse even a
   // shared one), no journal read, nothing written. The schema is on the first
   // pages, which a write of Zotero's could tear: a failed read is tried again.

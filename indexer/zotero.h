@@ -130,6 +130,12 @@ std::optional<std::filesystem::path> find_data_dir(const std::filesystem::path& 
 // False for anything it cannot read.
 bool is_zotero_database(const std::filesystem::path& file);
 
+// Whether `file` starts with SQLite's header. A file given to `index` that does
+// is read as a Zotero database, whose Snapshot::take() says what it is if not
+// one (another program's database, a damaged or cut-off copy) rather than a
+// reader of text formats calling it binary.
+bool is_sqlite_file(const std::filesystem::path& file);
+
 }  // namespace abstracts::indexer::zotero
 
 #endif  // ABSTRACTS_INDEXER_ZOTERO_H_

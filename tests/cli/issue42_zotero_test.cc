@@ -299,6 +299,25 @@ TEST_F(Issue42, ASyncWhileZoteroHoldsTheDatabaseChangesNothingOfIt) {
   EXPECT_TRUE(contains(r.err, "(" + live.at(0).at(0) + " records)")) << r.err;
 }
 
+// A SQLite file that is no Zotero database, or a cut-off copy of one, is said
+// to be what it is (not "a binary file"), and the files beside it are indexed.
+TEST_F(Issue42, ASqliteFileThatIsNoZoteroDatabaseIsSaidToBeSo) {
+  if (!fs::exists(kZotero)) GTEST_SKIP() << "no shared data at " << kZotero;
+  const fs::path other = dir_ / "other.sqlite", cut = dir_ / "cut.sqlite", good = dir_ / "good.txt";
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(other.c_str(), &db), SQLITE_OK);
+  sqlite3_exec(db, "CREATE TABLE t (a)", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  write_file(cut, read_file(kZotero / "gglin001--Zotero.sqlite").substr(0, 100000));
+  write_file(good, "NeurIPS 2026 Papers\nAbout numbats.\n");
+  const auto r = abstracts({"index", other.string(), cut.string(), good.string()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "other.sqlite: a SQLite database but not Zotero's")) << r.err;
+  EXPECT_TRUE(contains(r.err, "cut.sqlite: damaged")) << r.err;
+  EXPECT_FALSE(contains(r.err, "binary file")) << r.err;
+  EXPECT_EQ(abstracts({"search", "--count", "numbats"}).out, "1\n");
+}
+
 TEST_F(Issue42, IndexZoteroFindsTheDataDirectoryAsZoteroDoes) {
   if (!fs::exists(kZotero)) GTEST_SKIP() << "no shared data at " << kZotero;
   copy_of("Chasing-Aurora--Paper.sqlite");  // ~/Zotero/zotero.sqlite (HOME is the sandbox's home)
