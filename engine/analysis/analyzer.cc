@@ -273,7 +273,7 @@ std::vector<Token> Analyzer::tokenize(std::string_view text, const std::vector<s
       U8_NEXT(text.data(), i, n, last);
       if (!is_word_char(last)) continue;
     }
-    const bool one_character = last >= 0x3040 && is_cjk(last);
+    const bool one_character = is_cjk(last);
     bool verbatim = true;
     auto differ = [&] {
       if (verbatim) word.assign(text.substr(start, i - start));
