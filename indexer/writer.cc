@@ -232,8 +232,10 @@ struct Writer::Impl {
     std::vector<indexer::zotero::ItemState> live;
   };
 
-  DatabaseSnapshot take_snapshot(const std::string& path) {
-    DatabaseSnapshot out{path, std::make_unique<indexer::zotero::Snapshot>(indexer::zotero::Snapshot::take(path)), {}};
+  DatabaseSnapshot take_snapshot(const std::string& path,
+                                 indexer::zotero::Snapshot::Read read = indexer::zotero::Snapshot::Read::kCopy) {
+    DatabaseSnapshot out{path, std::make_unique<indexer::zotero::Snapshot>(indexer::zotero::Snapshot::take(path, read)),
+                         {}};
     out.live = indexer::zotero::live_items(*out.snapshot);
     std::vector<std::int64_t> ids;
     for (const auto& item : out.live) ids.push_back(item.item_id);
@@ -266,18 +268,38 @@ struct Writer::Impl {
       report.abstracts = before.records;
       return report;
     }
-    DatabaseSnapshot taken = take_snapshot(path);
-    const zotero::Changes changes = zotero::changes(before, taken.live);
-    if (!known || changes.read.size() > kTransactionAbstracts) {
-      report = index_file(path, options);
+    // A re-sync reads the few changed items from the live file in place (no
+    // copy of a database that may hold gigabytes); if Zotero committed
+    // meanwhile, the transaction is dropped and they are read from a copy.
+    using Read = zotero::Snapshot::Read;
+    for (Read read = known ? Read::kInPlaceIfQuiet : Read::kCopy;; read = Read::kCopy) {
+      DatabaseSnapshot taken = take_snapshot(path, read);
+      const zotero::Changes changes = zotero::changes(before, taken.live);
+      if (!known || changes.read.size() > kTransactionAbstracts) {
+        if (taken.snapshot->in_place()) taken = take_snapshot(path);
+        report = index_file(path, options);
+        openers.erase(path);
+        save_sync_state(taken);
+        return report;
+      }
       openers.erase(path);
-      save_sync_state(taken);
-      return report;
+      if (apply_changes(path, before, taken, changes, options, report)) return report;
     }
+  }
+
+  // Applies the `changes` of a Zotero database since `before` (taking out,
+  // reading) in one transaction, committed if the snapshot `taken` read is
+  // consistent; false, with nothing changed, if it read in place and Zotero
+  // committed meanwhile.
+  bool apply_changes(const std::string& path, const indexer::zotero::SyncState& before,
+                     const DatabaseSnapshot& taken, const indexer::zotero::Changes& changes,
+                     const IndexOptions& options, FileReport& report) {
+    namespace zotero = indexer::zotero;
     std::vector<std::int64_t> read = changes.read;
-    openers.erase(path);
     auto reader = zotero::item_reader(*taken.snapshot, std::move(read));
     std::uint64_t records = before.records;
+    FileReport out;
+    out.path = path;
     db.begin_transaction(false);
     try {
       auto writer = papers(db);
@@ -290,14 +312,18 @@ struct Writer::Impl {
       }
       while (auto record = reader->next()) {
         if (!indexer::in_shard(*record, shard)) {
-          ++report.other_shards;
+          ++out.other_shards;
           continue;
         }
-        report.same_paper += writer.add({indexer::make_abstract(*record, path, "", 0), record->fields.title.empty()});
+        out.same_paper += writer.add({indexer::make_abstract(*record, path, "", 0), record->fields.title.empty()});
         ++records;
       }
-      report.skipped = reader->skipped();
-      report.rejected = reader->rejected();
+      if (!taken.snapshot->unchanged()) {
+        db.cancel_transaction();
+        return false;
+      }
+      out.skipped = reader->skipped();
+      out.rejected = reader->rejected();
       indexer::warn_skipped(*reader, path, options.on_warning);
       schema::FileState state = indexer::file_state(path);
       schema::FileState previous;
@@ -307,16 +333,21 @@ struct Writer::Impl {
       zotero::SyncState next = zotero::state_of(taken.live, taken.snapshot->state());
       next.records = records;
       db.set_metadata(zotero::state_key(path), zotero::encode(next));
-      report.removed = gone(db, std::move(taken_out));
+      out.removed = gone(db, std::move(taken_out));
       db.commit_transaction();
+    } catch (const InputError&) {
+      db.cancel_transaction();
+      if (!taken.snapshot->unchanged()) return false;  // a read torn by Zotero's commit
+      throw;
     } catch (...) {
       db.cancel_transaction();
       throw;
     }
-    report.abstracts = records;
-    report.status = changes.read.empty() && changes.take_out.empty() ? FileReport::Status::kUnchanged
-                                                                     : FileReport::Status::kIndexed;
-    return report;
+    out.abstracts = records;
+    out.status = changes.read.empty() && changes.take_out.empty() ? FileReport::Status::kUnchanged
+                                                                  : FileReport::Status::kIndexed;
+    report = std::move(out);
+    return true;
   }
 
   // The state of every indexed file, by path.

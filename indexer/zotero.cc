@@ -168,6 +168,22 @@ std::string first_bytes(const fs::path& file, std::size_t n) {
   return out;
 }
 
+// A file: URI that opens `file` read-only without locks, journal or -wal, and
+// without writing: SQLite takes the file for one that does not change.
+std::string immutable_uri(const fs::path& file) {
+  std::string uri = "file:";
+  for (unsigned char c : file.string()) {
+    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_') {
+      uri += static_cast<char>(c);
+    } else {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", c);
+      uri += hex;
+    }
+  }
+  return uri + "?mode=ro&immutable=1";
+}
+
 // What the live database looks like at one moment.
 struct Fingerprint {
   FileSeen db, journal, wal;
@@ -398,7 +414,8 @@ enum class Role {
 
 struct Snapshot::Impl {
   fs::path database;
-  fs::path folder;    // the private copy's
+  fs::path folder;      // the private copy's, once the snapshot holds it
+  bool copied = false;  // read from a copy (else the live file, in place)
   std::string state;  // the live files' when copied: encode(Fingerprint)
   sqlite3* db = nullptr;
   int userdata = 0;
@@ -597,6 +614,89 @@ void load_lookups(Snapshot::Impl& s) {
 
 }  // namespace
 
+namespace {
+
+// SQLite's quick_check of the tables live_items() reads: their b-trees and
+// records are well formed; "ok" or what it found. Not of the whole file: in a
+// library of 100,000 items that took 0.55 s, more than the copy, for every
+// sync; what read_items() reads besides, SQLite checks as it reads it (a
+// damaged page is SQLITE_CORRUPT, an InputError).
+std::string quick_check(sqlite3* db, const fs::path& database) {
+  try {
+    for (const char* table : kCheckedTables) {
+      if (!has_table(db, table, database)) continue;
+      Statement q(db, std::string("PRAGMA quick_check(\"") + table + "\")", database);
+      if (q.step() && q.text(0) != "ok") return std::string(q.text(0));
+    }
+  } catch (const InputError& e) {
+    return e.what();  // not a database at all: "file is not a database"
+  }
+  return "ok";
+}
+
+void open_settings(sqlite3* db, const fs::path& database) {
+  sqlite3_extended_result_codes(db, 1);
+  exec(db, "PRAGMA temp_store = MEMORY", database);
+}
+
+// Opens the live file `live` itself, read-only and without a lock
+// (immutable_uri), when no transaction is open on it: no -wal with frames, and
+// no journal with a header (SQLite zeroes it, truncates or deletes the journal
+// to commit; a header is a transaction under way, or a hot journal after a
+// crash, which only the copy rolls back). Its fingerprint now is the
+// snapshot's state, so Snapshot::unchanged() can tell later whether a commit
+// came while it was read. False, with nothing open, when the file is not quiet
+// or fails quick_check (open_copy() then tells a torn read from damage).
+bool open_in_place(Snapshot::Impl& impl, const fs::path& live, const fs::path& database) {
+  const Fingerprint before = fingerprint(live, database);
+  if (!before.db.exists) throw input_error(database, "no such file");
+  if (before.wal.exists && before.wal.size > 0) return false;
+  if (before.journal.exists && before.journal.size > 0 &&
+      first_bytes(live.string() + "-journal", 28).find_first_not_of('\0') != std::string::npos) {
+    return false;
+  }
+  if (sqlite3_open_v2(immutable_uri(live).c_str(), &impl.db,
+                      SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr) == SQLITE_OK) {
+    open_settings(impl.db, database);
+    if (quick_check(impl.db, database) == "ok") {
+      impl.state = encode(before);
+      return true;
+    }
+  }
+  sqlite3_close(impl.db);
+  impl.db = nullptr;
+  return false;
+}
+
+// Copies the live files into `folder` (copy_consistently) and opens the copy.
+// A copy that fails quick_check is made once more, in case a write the
+// fingerprint missed tore it; a second failure is the database's own damage.
+void open_copy(Snapshot::Impl& impl, const fs::path& live, const fs::path& database, const fs::path& folder) {
+  impl.copied = true;
+  const fs::path copy = folder / "zotero.sqlite";
+  constexpr int kChecks = 2;
+  for (int check = 0;; ++check) {
+    if (impl.db != nullptr) sqlite3_close(impl.db);  // the copy that failed the check
+    impl.db = nullptr;
+    impl.state = encode(copy_consistently(database, live, folder));
+    // Read-write, so that SQLite rolls a hot journal back (into the copy).
+    if (sqlite3_open_v2(copy.c_str(), &impl.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) !=
+        SQLITE_OK) {
+      throw input_error(database,
+                        std::string("cannot open its copy: ") + sqlite3_errmsg(impl.db) + " (SQLite)");
+    }
+    open_settings(impl.db, database);
+    const std::string verdict = quick_check(impl.db, database);
+    if (verdict == "ok") return;
+    if (check + 1 == kChecks) {
+      throw input_error(database, "damaged: SQLite's quick_check says: " + verdict,
+                        "Zotero's Help > Troubleshooting > Check Database Integrity may repair it");
+    }
+  }
+}
+
+}  // namespace
+
 Snapshot::Snapshot(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Snapshot::Snapshot(Snapshot&&) noexcept = default;
 Snapshot& Snapshot::operator=(Snapshot&&) noexcept = default;
@@ -605,6 +705,8 @@ Snapshot::~Snapshot() = default;
 int Snapshot::userdata_version() const { return impl_->userdata; }
 const fs::path& Snapshot::database() const { return impl_->database; }
 const std::string& Snapshot::state() const { return impl_->state; }
+bool Snapshot::in_place() const { return !impl_->copied; }
+bool Snapshot::unchanged() const { return !in_place() || current_state(impl_->database) == impl_->state; }
 
 std::string current_state(const fs::path& database) {
   std::error_code ec;
@@ -617,7 +719,7 @@ std::string current_state(const fs::path& database) {
   }
 }
 
-Snapshot Snapshot::take(const fs::path& database) {
+Snapshot Snapshot::take(const fs::path& database, Read read) {
   std::error_code ec;
   const auto status = fs::status(database, ec);
   if (!fs::exists(status)) throw input_error(database, "no such file");
@@ -632,48 +734,11 @@ Snapshot Snapshot::take(const fs::path& database) {
   impl->database = database;
   const fs::path live = fs::canonical(database, ec);
   if (ec) throw input_error(database, "cannot read it: " + ec.message());
-  TempFolder folder(database);
-  const fs::path copy = folder.path() / "zotero.sqlite";
-  // A copy that fails quick_check is made once more, in case a write the
-  // fingerprint missed tore it; a second failure is the database's own damage.
-  constexpr int kChecks = 2;
-  for (int check = 0;; ++check) {
-    if (impl->db != nullptr) sqlite3_close(impl->db);  // the copy that failed the check
-    impl->db = nullptr;
-    impl->state = encode(copy_consistently(database, live, folder.path()));
-    // Read-write, so that SQLite rolls a hot journal back (into the copy).
-    if (sqlite3_open_v2(copy.c_str(), &impl->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
-                        nullptr) != SQLITE_OK) {
-      throw input_error(
-          database, std::string("cannot open its copy: ") + sqlite3_errmsg(impl->db) + " (SQLite)");
-    }
-    sqlite3_extended_result_codes(impl->db, 1);
-    exec(impl->db, "PRAGMA temp_store = MEMORY", database);
-    // quick_check of the tables live_items() reads: their b-trees and records
-    // are well formed. Not of the whole file: in a library of 100,000 items that
-    // took 0.55 s, more than the copy, for every sync; what read_items() reads
-    // besides, SQLite checks as it reads it (a damaged page is SQLITE_CORRUPT,
-    // an InputError).
-    std::string verdict = "ok";
-    try {
-      for (const char* table : kCheckedTables) {
-        if (!has_table(impl->db, table, database)) continue;
-        Statement q(impl->db, std::string("PRAGMA quick_check(\"") + table + "\")", database);
-        if (q.step() && q.text(0) != "ok") {
-          verdict = q.text(0);
-          break;
-        }
-      }
-    } catch (const InputError& e) {
-      verdict = e.what();  // not a database at all: "file is not a database"
-    }
-    if (verdict == "ok") break;
-    if (check + 1 == kChecks) {
-      throw input_error(database, "damaged: SQLite's quick_check says: " + verdict,
-                        "Zotero's Help > Troubleshooting > Check Database Integrity may repair it");
-    }
+  std::optional<TempFolder> folder;
+  if (read != Read::kInPlaceIfQuiet || !open_in_place(*impl, live, database)) {
+    folder.emplace(database);
+    open_copy(*impl, live, database, folder->path());
   }
-
   {
     Statement q(impl->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'version'",
                 database);
@@ -700,7 +765,7 @@ Snapshot Snapshot::take(const fs::path& database) {
   }
   require_columns(impl->db, impl->userdata, database);
   load_lookups(*impl);
-  impl->folder = folder.release();
+  if (folder) impl->folder = folder->release();
   return Snapshot(std::move(impl));
 }
 
@@ -1245,17 +1310,7 @@ bool is_zotero_database(const fs::path& file) {
   // immutable=1: no lock taken (Zotero's exclusive one would refuse even a
   // shared one), no journal read, nothing written. The schema is on the first
   // pages, which a write of Zotero's could tear: a failed read is tried again.
-  std::string uri = "file:";
-  for (unsigned char c : file.string()) {
-    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_') {
-      uri += static_cast<char>(c);
-    } else {
-      char hex[4];
-      std::snprintf(hex, sizeof hex, "%%%02X", c);
-      uri += hex;
-    }
-  }
-  uri += "?mode=ro&immutable=1";
+  const std::string uri = immutable_uri(file);
   for (int attempt = 0; attempt < 3; ++attempt) {
     sqlite3* db = nullptr;
     int rc = sqlite3_open_v2(uri.c_str(), &db,

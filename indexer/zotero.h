@@ -46,7 +46,16 @@ class Snapshot {
   // (Zotero writing all the while); and for a schema it does not read, naming
   // the version found and the versions read. Needs room for a copy of the
   // database in $TMPDIR (else /tmp): 680 MB for 100,000 items.
-  static Snapshot take(const std::filesystem::path& database);
+  //
+  // How it is read: Read::kCopy copies the files to a private folder and reads
+  // the copy, which stays consistent whatever Zotero writes meanwhile; a copy
+  // costs a read and the room of the whole database. Read::kInPlaceIfQuiet
+  // reads the live file itself (no lock, no copy) when no transaction is open
+  // on it, else copies: such a snapshot is consistent only while Zotero does
+  // not commit, so its reader checks unchanged() after its last read and takes
+  // a copy if not. For a few items' reads; a long one had better copy.
+  enum class Read { kCopy, kInPlaceIfQuiet };
+  static Snapshot take(const std::filesystem::path& database, Read read = Read::kCopy);
 
   Snapshot(Snapshot&&) noexcept;
   Snapshot& operator=(Snapshot&&) noexcept;
@@ -55,8 +64,15 @@ class Snapshot {
   int userdata_version() const;
   // The live database the snapshot was taken of, as given to take().
   const std::filesystem::path& database() const;
-  // The live files' state when they were copied (current_state()).
+  // The live files' state when they were copied, or opened in place (current_state()).
   const std::string& state() const;
+  // Whether the snapshot reads the live file in place (Read::kInPlaceIfQuiet).
+  bool in_place() const;
+  // Whether what was read so far is a consistent snapshot: always for a copy;
+  // for a snapshot in place, whether the live files are as they were when it
+  // was taken (no commit came while it was read). Reads the journal, not the
+  // database (current_state()).
+  bool unchanged() const;
 
   struct Impl;  // zotero.cc's
 

@@ -922,6 +922,59 @@ TEST_F(ZoteroCopy, SnapshotUnderAnExclusiveWriterMidTransaction) {
   EXPECT_TRUE(read_file(file_) == db_committed);
 }
 
+// Issue 42: a re-sync reads the few changed items from the live file in place,
+// never while a transaction is open on it, and knows when a commit came since.
+TEST_F(ZoteroCopy, InPlaceOnlyWhenQuietAndTheCommitsAfterAreSeen) {
+  const std::string id = an_item();
+  sql_.reset();
+  const std::string original_bytes = read_file(file_);
+  std::size_t without = 0;
+  const Snapshot copied = Snapshot::take(file_);
+  EXPECT_FALSE(copied.in_place());
+  const std::string abstract_before = read_items(copied, {std::stoll(id)}, without).at(0).raw_text;
+
+  const Snapshot quiet = Snapshot::take(file_, Snapshot::Read::kInPlaceIfQuiet);
+  EXPECT_TRUE(quiet.in_place());
+  EXPECT_EQ(quiet.state(), copied.state());
+  EXPECT_EQ(live_items(quiet).size(), live_items(copied).size());
+  EXPECT_EQ(read_items(quiet, {std::stoll(id)}, without).at(0).raw_text, abstract_before);
+  EXPECT_TRUE(quiet.unchanged());
+
+  ExclusiveWriter writer(file_,
+                         "INSERT INTO itemDataValues (value) VALUES ('A rewritten abstract about "
+                         "okapis.');"
+                         "UPDATE itemData SET valueID = last_insert_rowid() WHERE itemID = " +
+                             id +
+                             " AND fieldID = (SELECT fieldID FROM fieldsCombined WHERE fieldName = "
+                             "'abstractNote');"
+                             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)"
+                             " INSERT INTO itemDataValues (value) SELECT 'filler ' || i || ' ' || "
+                             "hex(randomblob(300)) FROM n;");
+  ASSERT_EQ(writer.next(), 'r');
+  // Mid-transaction (a hot journal, pages in the file): never read in place.
+  {
+    const Snapshot during = Snapshot::take(file_, Snapshot::Read::kInPlaceIfQuiet);
+    EXPECT_FALSE(during.in_place());
+    EXPECT_EQ(read_items(during, {std::stoll(id)}, without).at(0).raw_text, abstract_before);
+  }
+  EXPECT_FALSE(quiet.unchanged()) << "pages written since it was taken";
+  writer.send('c');
+  ASSERT_EQ(writer.next(), 'd');
+  EXPECT_FALSE(quiet.unchanged());
+  EXPECT_TRUE(copied.unchanged()) << "a copy stays consistent whatever comes after";
+
+  // Committed, the writer still holding the file (its journal kept, zeroed):
+  // quiet again, and the new abstract read in place.
+  const std::string db_committed = read_file(file_);
+  const Snapshot after = Snapshot::take(file_, Snapshot::Read::kInPlaceIfQuiet);
+  EXPECT_TRUE(after.in_place());
+  EXPECT_EQ(read_items(after, {std::stoll(id)}, without).at(0).raw_text,
+            "A rewritten abstract about okapis.");
+  EXPECT_TRUE(after.unchanged());
+  EXPECT_TRUE(read_file(file_) == db_committed) << "a read in place writes nothing";
+  EXPECT_FALSE(read_file(file_) == original_bytes);
+}
+
 TEST_F(ZoteroCopy, TheStateChangesWithEveryCommitAndOnlyThen) {
   const std::string id = an_item();
   const std::string title = field_value(*sql_, id, "title");
