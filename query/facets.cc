@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -233,17 +234,31 @@ std::vector<FacetCount> author_counts(const Xapian::Database& db) {
   return out;
 }
 
-// Counts the facet terms of each match it is shown. For authors it also keeps,
-// for the rare abstract that names one family in several forms, which forms.
-class FacetSpy : public Xapian::MatchSpy {
+// Records the matches it is shown, by docid, reading nothing of them.
+class MatchIds : public Xapian::MatchSpy {
  public:
-  FacetSpy(std::string prefix, const Deadline& deadline) : prefix_(std::move(prefix)), deadline_(deadline) {}
+  explicit MatchIds(const Deadline& deadline) : deadline_(deadline) {}
   void operator()(const Xapian::Document& doc, double) override {
     deadline_.tick();
-    auto t = doc.termlist_begin();
+    ids_.push_back(doc.get_docid());
+  }
+  std::vector<Xapian::docid> ids_;
+
+ private:
+  const Deadline& deadline_;
+};
+
+// Counts the facet terms of abstracts, read from their term lists. For authors
+// it also keeps, for the rare abstract that names one family in several forms,
+// which forms.
+class FacetSpy {
+ public:
+  explicit FacetSpy(std::string prefix) : prefix_(std::move(prefix)) {}
+  void add(const Xapian::Database& db, Xapian::docid id) {
+    auto t = db.termlist_begin(id);
     std::string last_key, previous;
     bool open = false;  // shared_.back() is this abstract's entry for last_key
-    for (t.skip_to(prefix_); t != doc.termlist_end() && (*t).starts_with(prefix_); ++t) {
+    for (t.skip_to(prefix_); t != db.termlist_end(id) && (*t).starts_with(prefix_); ++t) {
       const std::string term = *t;
       ++counts_[term];
       if (prefix_ != schema::kAuthorFacetPrefix) continue;
@@ -266,8 +281,27 @@ class FacetSpy : public Xapian::MatchSpy {
 
  private:
   std::string prefix_;
-  const Deadline& deadline_;
 };
+
+// The facet terms with `prefix` in the index, if counting the matches among
+// their posting lists costs less than reading the term lists of `matches`
+// abstracts: a term list is one zlib-inflated entry (about 10 us an abstract at
+// a million), a posting list costs about 1.5 us to open and 20 ns a posting.
+// So a facet of few values (years, categories) over many matches is counted
+// from its postings: "stats --by year graph" over 118,000 of a million
+// abstracts read their term lists in 1.2 s.
+std::optional<std::vector<std::string>> cheaper_by_postings(const Xapian::Database& db, const std::string& prefix,
+                                                            std::size_t matches) {
+  const double budget_us = 10.0 * static_cast<double>(matches);
+  double cost_us = 0;
+  std::vector<std::string> terms;
+  for (auto t = db.allterms_begin(prefix); t != db.allterms_end(prefix); ++t) {
+    cost_us += 1.5 + 0.02 * t.get_termfreq();
+    if (cost_us > budget_us) return std::nullopt;
+    terms.push_back(*t);
+  }
+  return terms;
+}
 
 // The authors of the matches the spy saw, one count per person: the people
 // are told apart by every form of their family names in the index.
@@ -325,12 +359,32 @@ std::vector<FacetCount> count_facet_of_matches(const Xapian::Database& db, Xapia
                                                PositionChecks* checks, Facet by, std::size_t limit,
                                                const Deadline& deadline) {
   const std::string p(prefix_of(by));
-  FacetSpy spy(p, deadline);
-  enquire.add_matchspy(&spy);
+  MatchIds matches(deadline);
+  enquire.add_matchspy(&matches);
   all_matches(enquire, checks, db.get_doccount());
   enquire.clear_matchspies();
-  if (by == Facet::kAuthor) return ordered(author_counts_of(db, spy), by, limit);
   std::vector<FacetCount> counts;
+  if (by != Facet::kAuthor) {
+    if (auto terms = cheaper_by_postings(db, p, matches.ids_.size())) {
+      std::vector<bool> matched(db.get_lastdocid() + 1);
+      for (Xapian::docid id : matches.ids_) matched[id] = true;
+      for (const auto& term : *terms) {
+        Xapian::doccount n = 0;
+        for (auto d = db.postlist_begin(term); d != db.postlist_end(term); ++d) n += matched[*d];
+        deadline.tick();
+        if (n > 0) counts.push_back({term.substr(p.size()), n});
+      }
+      return ordered(std::move(counts), by, limit);
+    }
+  }
+  FacetSpy spy(p);
+  // In docid order, the term lists are read as they lie in the table.
+  std::sort(matches.ids_.begin(), matches.ids_.end());
+  for (Xapian::docid id : matches.ids_) {
+    deadline.tick();
+    spy.add(db, id);
+  }
+  if (by == Facet::kAuthor) return ordered(author_counts_of(db, spy), by, limit);
   for (auto& [term, n] : spy.counts_) counts.push_back({term.substr(p.size()), n});
   return ordered(std::move(counts), by, limit);
 }
