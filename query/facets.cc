@@ -315,6 +315,21 @@ std::vector<FacetCount> author_counts_of(const Xapian::Database& db, const Facet
     const auto it = spy.counts_.find(f.term);
     return it == spy.counts_.end() ? 0 : it->second;
   };
+  // Each key's forms in the index: a B-tree seek a key (forms_in_index), or,
+  // when the matches name people by the hundred thousand, one walk over every
+  // author's term (about 4 us a seek against 0.15 us a term walked, and some
+  // five terms an abstract): at a million abstracts, 400,000 seeks took 1.5 s.
+  const bool walk = keys.size() * 25 > db.get_doccount();
+  std::unordered_map<std::string, std::vector<std::string>> walked;
+  if (walk) {
+    const std::string p(schema::kAuthorFacetPrefix);
+    for (auto t = db.allterms_begin(p); t != db.allterms_end(p); ++t) {
+      std::string term = *t;
+      const std::string_view key = key_of(term);
+      if (p.size() + key.size() == term.size()) continue;  // cut short: added below, as its own family
+      if (auto it = keys.find(std::string(key)); it != keys.end()) walked[*it].push_back(std::move(term));
+    }
+  }
   std::vector<FacetCount> out;
   for (const auto& key : keys) {
     auto both = [&](const std::vector<NameForm>& forms, const std::vector<std::size_t>& ids) {
@@ -332,11 +347,27 @@ std::vector<FacetCount> author_counts_of(const Xapian::Database& db, const Facet
       return extra;
     };
     // A term cut short within its key has no separator: it is its own family.
-    const std::string head = std::string(schema::kAuthorFacetPrefix) + key + '\x1f';
-    auto forms = forms_in_index(db, head);
-    if (const std::string cut = std::string(schema::kAuthorFacetPrefix) + key;
-        spy.counts_.contains(cut)) {
-      forms.push_back(name_form(cut));
+    // Most keys have one form, which needs no more than its name.
+    std::vector<NameForm> forms;
+    if (walk) {
+      auto& terms = walked[key];
+      if (const std::string cut = std::string(schema::kAuthorFacetPrefix) + key; spy.counts_.contains(cut)) {
+        terms.push_back(cut);
+      }
+      if (terms.size() == 1) {
+        const auto it = spy.counts_.find(terms[0]);
+        if (it != spy.counts_.end()) {
+          const std::string_view value = std::string_view(terms[0]).substr(schema::kAuthorFacetPrefix.size());
+          out.push_back({display_name(author_terms::parse_facet_value(value).author), it->second});
+        }
+        continue;
+      }
+      for (auto& term : terms) forms.push_back(name_form(std::move(term)));
+    } else {
+      forms = forms_in_index(db, std::string(schema::kAuthorFacetPrefix) + key + '\x1f');
+      if (const std::string cut = std::string(schema::kAuthorFacetPrefix) + key; spy.counts_.contains(cut)) {
+        forms.push_back(name_form(cut));
+      }
     }
     count_people(forms, count, both, out);
   }
