@@ -1,5 +1,6 @@
 #include "indexer/zotero_sync.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace abstracts::indexer::zotero {
@@ -49,36 +50,58 @@ bool decode(std::string_view value, SyncState& state) {
       item.remove_prefix(tab + 1);
     }
     fields[3] = item;
-    SyncState::Item& it = state.items[std::string(fields[0])];
+    // encode() wrote the names in order: each goes at the end.
+    SyncState::Item& it = state.items.emplace_hint(state.items.end(), std::string(fields[0]), SyncState::Item{})->second;
     if (!number(fields[1], it.item_id) || !number(fields[2], it.version)) return false;
     it.date_modified = fields[3];
   }
   return true;
 }
 
-SyncState state_of(const std::vector<ItemState>& live, std::string files_state) {
-  SyncState out;
-  out.files_state = std::move(files_state);
-  for (const auto& item : live) out.items[item_name(item)] = {item.item_id, item.version, item.date_modified};
+namespace {
+
+// The live items by name, in name order (as SyncState::items keeps them).
+std::vector<std::pair<std::string, const ItemState*>> by_name(const std::vector<ItemState>& live) {
+  std::vector<std::pair<std::string, const ItemState*>> out;
+  out.reserve(live.size());
+  for (const auto& item : live) out.emplace_back(item_name(item), &item);
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return out;
 }
 
+}  // namespace
+
+SyncState state_of(const std::vector<ItemState>& live, std::string files_state) {
+  SyncState out;
+  out.files_state = std::move(files_state);
+  for (auto& [name, item] : by_name(live)) {
+    out.items.emplace_hint(out.items.end(), std::move(name),
+                           SyncState::Item{item->item_id, item->version, item->date_modified});
+  }
+  return out;
+}
+
+// Both sides in name order, merged: at 100,000 items, a map of the live ones
+// and a lookup per item took a quarter of a re-sync.
 Changes changes(const SyncState& before, const std::vector<ItemState>& live) {
   Changes out;
-  std::map<std::string, const ItemState*> now;
-  for (const auto& item : live) now.emplace(item_name(item), &item);
-  for (const auto& [name, item] : before.items) {
-    const auto it = now.find(name);
-    if (it == now.end() || it->second->item_id != item.item_id || it->second->version != item.version ||
-        it->second->date_modified != item.date_modified) {
-      out.take_out.push_back(item.item_id);
-    }
-  }
-  for (const auto& [name, item] : now) {
-    const auto it = before.items.find(name);
-    if (it == before.items.end() || it->second.item_id != item->item_id || it->second.version != item->version ||
-        it->second.date_modified != item->date_modified) {
-      out.read.push_back(item->item_id);
+  const auto now = by_name(live);
+  auto b = before.items.begin();
+  auto n = now.begin();
+  while (b != before.items.end() || n != now.end()) {
+    if (n == now.end() || (b != before.items.end() && b->first < n->first)) {
+      out.take_out.push_back((b++)->second.item_id);  // gone
+    } else if (b == before.items.end() || n->first < b->first) {
+      out.read.push_back((n++)->second->item_id);  // new
+    } else {
+      const ItemState& item = *n->second;
+      if (b->second.item_id != item.item_id || b->second.version != item.version ||
+          b->second.date_modified != item.date_modified) {
+        out.take_out.push_back(b->second.item_id);
+        out.read.push_back(item.item_id);
+      }
+      ++b;
+      ++n;
     }
   }
   return out;
