@@ -21,11 +21,12 @@ namespace abstracts::query {
 // ANDs them in as AND_MAYBE (the same matches, ranked by them too). The added
 // words' weights go to `feedback`, and one "feedback: ..." line to `notes`, if
 // given. Returns `query` itself when `top` suggests nothing. Keeps to `deadline`
-// if given.
+// if given. `remote`: `db` has remote shards, which are asked for the words'
+// statistics all at once (one round trip each), not a word at a time.
 Xapian::Query with_feedback(Xapian::Database& db, const Xapian::Query& query, const std::vector<Ranked>& top,
                             std::size_t words, bool plain, const RankingOptions& r,
                             std::vector<std::string>* notes, FeedbackWeights* feedback,
-                            const Deadline* deadline = nullptr);
+                            const Deadline* deadline = nullptr, bool remote = false);
 
 }  // namespace abstracts::query
 

@@ -104,6 +104,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
     // A query of words alone means what the same plain text means, and ranks so.
     std::vector<std::string> rereadings;
     const bool plain = !language || parser.only_words(text, &rereadings);
+    const bool remote = impl_->pool.local_shards() < impl_->pool.shards().size();  // feedback's statistics
     // Runs `q`: the query as asked, as ranked, and its matches; its expansion
     // notes go to `notes` (for --explain), its rereadings to `reread`.
     struct Run {
@@ -125,7 +126,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       }
       deadline.check();
       query::PositionChecks* decider = checks.empty() ? nullptr : &checks;
-      r.query = query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback, &deadline);
+      r.query = query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback, &deadline, remote);
       if (!options.within_ids.empty()) {
         std::vector<Xapian::Query> ids;
         for (const auto& id : options.within_ids) ids.push_back(query::boolean_term(&db, schema::id_term(id)));

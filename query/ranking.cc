@@ -200,7 +200,7 @@ Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xa
 
 Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
                    PositionChecks* checks, std::vector<std::string>* notes,
-                   FeedbackWeights* feedback, const Deadline* deadline) {
+                   FeedbackWeights* feedback, const Deadline* deadline, bool remote) {
   if (plain && r.plain_text_stopwords) {
     // A plain-text query is a flat OR of its words (an acronym's group among
     // them), a word written n times scaled by n: rebuild it without function words.
@@ -232,7 +232,7 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
   first.set_weighting_scheme(bm25(r, deadline));
   const Ranking first_pass = best_hits(db, first, query, user_words, r, 0, r.feedback_docs, checks);
   if (deadline != nullptr) deadline->check();
-  return with_feedback(db, query, first_pass.hits, words.size(), plain, r, notes, feedback, deadline);
+  return with_feedback(db, query, first_pass.hits, words.size(), plain, r, notes, feedback, deadline, remote);
 }
 
 }  // namespace abstracts::query

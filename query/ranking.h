@@ -96,10 +96,10 @@ Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xa
 // options ask for them. The set of matches only grows for plain text (where
 // everything is ORed anyway); query-language matches stay as the user wrote them.
 // The feedback words' weights go to `feedback`. Feedback's passes keep to
-// `deadline` if given.
+// `deadline` if given. `remote`: `db` has remote shards (with_feedback()).
 Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
                    PositionChecks* checks, std::vector<std::string>* notes,
-                   FeedbackWeights* feedback, const Deadline* deadline = nullptr);
+                   FeedbackWeights* feedback, const Deadline* deadline = nullptr, bool remote = false);
 
 }  // namespace abstracts::query
 
