@@ -416,7 +416,7 @@ struct Snapshot::Impl {
   fs::path database;
   fs::path folder;      // the private copy's, once the snapshot holds it
   bool copied = false;  // read from a copy (else the live file, in place)
-  std::string state;  // the live files' when copied: encode(Fingerprint)
+  std::string state;    // the live files' when copied or opened: encode(Fingerprint)
   sqlite3* db = nullptr;
   int userdata = 0;
   // fieldID -> what the field gives a record; those fieldIDs as "1,2,8".
@@ -611,10 +611,6 @@ void load_lookups(Snapshot::Impl& s) {
     s.collection_paths.emplace(id, std::move(path));
   }
 }
-
-}  // namespace
-
-namespace {
 
 // SQLite's quick_check of the tables live_items() reads: their b-trees and
 // records are well formed; "ok" or what it found. Not of the whole file: in a
