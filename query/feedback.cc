@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "engine/schema.h"
+#include "query/hit_reads.h"
 
 namespace abstracts::query {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 // with_feedback().
 std::vector<std::pair<std::string, double>> relevance_model(Xapian::Database& db, const std::vector<Ranked>& top,
                                                             unsigned terms, std::vector<Xapian::Query>& top_ids,
-                                                            bool remote) {
+                                                            bool remote, HitReads* reads) {
   std::vector<std::pair<std::string, double>> best;
   double total_score = 0;
   for (const auto& h : top) total_score += h.score;
@@ -33,10 +34,15 @@ std::vector<std::pair<std::string, double>> relevance_model(Xapian::Database& db
   std::unordered_map<std::string, Xapian::doccount> termfreqs;
   for (const auto& [it, score] : top) {
     auto& votes = all_votes.emplace_back();
-    for (auto t = db.termlist_begin(*it); t != db.termlist_end(*it); ++t) {
-      if ((*t).starts_with(schema::kIdPrefix)) top_ids.emplace_back(*t);
-      if (t.get_wdf() == 0 || !schema::is_word_term(*t) || (*t).size() < 2) continue;
-      votes.push_back({*t, t.get_wdf(), 0});
+    auto vote = [&](const std::string& term, Xapian::termcount wdf) {
+      if (term.starts_with(schema::kIdPrefix)) top_ids.emplace_back(term);
+      if (wdf == 0 || !schema::is_word_term(term) || term.size() < 2) return;
+      votes.push_back({term, wdf, 0});
+    };
+    if (reads != nullptr) {
+      for (const auto& [term, wdf] : reads->of(*it).terms) vote(term, wdf);
+    } else {
+      for (auto t = db.termlist_begin(*it); t != db.termlist_end(*it); ++t) vote(*t, t.get_wdf());
     }
   }
   // Abstract counts are B-tree reads, each a round trip to every remote shard
@@ -101,10 +107,10 @@ std::vector<std::pair<std::string, double>> relevance_model(Xapian::Database& db
 Xapian::Query with_feedback(Xapian::Database& db, const Xapian::Query& query, const std::vector<Ranked>& top,
                             std::size_t words, bool plain, const RankingOptions& r,
                             std::vector<std::string>* notes, FeedbackWeights* feedback,
-                            const Deadline* deadline, bool remote) {
+                            const Deadline* deadline, bool remote, HitReads* reads) {
   if (top.empty()) return query;
   std::vector<Xapian::Query> top_ids;
-  const auto best = relevance_model(db, top, r.feedback_terms, top_ids, remote);
+  const auto best = relevance_model(db, top, r.feedback_terms, top_ids, remote, reads);
   double mass = 0;
   for (const auto& [term, p] : best) mass += p;
   if (mass <= 0 || r.feedback_weight <= 0 || r.feedback_weight >= 1) return query;

@@ -22,11 +22,12 @@ namespace abstracts::query {
 // words' weights go to `feedback`, and one "feedback: ..." line to `notes`, if
 // given. Returns `query` itself when `top` suggests nothing. Keeps to `deadline`
 // if given. `remote`: `db` has remote shards, which are asked for the words'
-// statistics all at once (one round trip each), not a word at a time.
+// statistics all at once (one round trip each), not a word at a time. The
+// hits' term lists are read through `reads` if given (query/hit_reads.h).
 Xapian::Query with_feedback(Xapian::Database& db, const Xapian::Query& query, const std::vector<Ranked>& top,
                             std::size_t words, bool plain, const RankingOptions& r,
                             std::vector<std::string>* notes, FeedbackWeights* feedback,
-                            const Deadline* deadline = nullptr, bool remote = false);
+                            const Deadline* deadline = nullptr, bool remote = false, HitReads* reads = nullptr);
 
 }  // namespace abstracts::query
 

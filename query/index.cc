@@ -16,6 +16,7 @@
 #include "query/database_pool.h"
 #include "query/deadline.h"
 #include "query/facets.h"
+#include "query/hit_reads.h"
 #include "query/hits.h"
 #include "query/identifiers.h"
 #include "query/parser.h"
@@ -126,7 +127,9 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       }
       deadline.check();
       query::PositionChecks* decider = checks.empty() ? nullptr : &checks;
-      r.query = query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback, &deadline, remote);
+      query::HitReads reads(db);  // the first pass's hits, read again by the final one
+      r.query =
+          query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback, &deadline, remote, &reads);
       if (!options.within_ids.empty()) {
         std::vector<Xapian::Query> ids;
         for (const auto& id : options.within_ids) ids.push_back(query::boolean_term(&db, schema::id_term(id)));
@@ -148,8 +151,8 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
         ranking.proximity_weight = 0;
       }
       r.ranking = query::best_hits(db, enquire, r.asked, query::count_user_words(r.asked), ranking,
-                                   options.offset, options.limit, decider,
-                                   query::check_at_least(db, options), options.sort == SortOrder::kRelevance);
+                                   options.offset, options.limit, decider, query::check_at_least(db, options),
+                                   options.sort == SortOrder::kRelevance, &reads);
       if (options.sort == SortOrder::kDate && r.ranking.mset.get_max_possible() == 0 && !r.ranking.hits.empty()) {
         // Filters only, every hit weighs 0: newest first, then by id, which one
         // index and the shards of a cluster order alike (not by document number).

@@ -8,6 +8,7 @@
 
 #include "engine/positions.h"
 #include "engine/schema.h"
+#include "query/hit_reads.h"
 #include "query/positional.h"
 
 namespace abstracts::query {
@@ -83,7 +84,7 @@ Proximity::Proximity(const Xapian::Database& db, const Xapian::Query& query, uns
   std::sort(by_term_.begin(), by_term_.end(), [&](std::size_t a, std::size_t b) { return terms_[a] < terms_[b]; });
 }
 
-std::vector<double> Proximity::coverage(const std::vector<Xapian::docid>& docs) const {
+std::vector<double> Proximity::coverage(const std::vector<Xapian::docid>& docs, HitReads* reads) const {
   std::vector<double> out(docs.size(), 0.0);
   if (total_ <= 0) return out;
   std::vector<std::size_t> order(docs.size());
@@ -95,6 +96,12 @@ std::vector<double> Proximity::coverage(const std::vector<Xapian::docid>& docs) 
   std::vector<bool> present(terms_.size());
   for (std::size_t i : order) {
     const Xapian::docid did = docs[i];
+    if (reads != nullptr) {
+      const HitReads::Read& read = reads->of(did);
+      for (std::size_t k = 0; k < terms_.size(); ++k) present[k] = read.has(terms_[k]);
+      if (!read.positions.empty()) out[i] = coverage(read.positions, present);
+      continue;
+    }
     auto t = db_.termlist_begin(did);
     for (std::size_t k = 0; k < terms_.size(); ++k) present[k] = false;
     for (std::size_t k : by_term_) {  // terms in ascending order, as a term list is

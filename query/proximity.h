@@ -11,6 +11,8 @@
 
 namespace abstracts::query {
 
+class HitReads;
+
 class Proximity {
  public:
   // The words of `query` (each counted once; words it excludes with NOT are not
@@ -22,9 +24,10 @@ class Proximity {
   Proximity(const Xapian::Database& db, const Xapian::Query& query, unsigned window);
 
   // 0 to 1 for each of `docs`: the weight of the query words that its best window
-  // holds, over the weight of all of them. Reads the words' posting lists and the
-  // positions' value stream once each, in document order.
-  std::vector<double> coverage(const std::vector<Xapian::docid>& docs) const;
+  // holds, over the weight of all of them. Reads each hit's term list and
+  // positions value through `reads` (which keeps them for the search's other
+  // passes), or afresh if null, in document order.
+  std::vector<double> coverage(const std::vector<Xapian::docid>& docs, HitReads* reads = nullptr) const;
 
  private:
   struct Word {

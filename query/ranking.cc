@@ -175,7 +175,8 @@ Xapian::MSet all_matches(Xapian::Enquire& enquire, PositionChecks* checks, Xapia
 
 Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xapian::Query& asked,
                   std::size_t user_words, const RankingOptions& r, std::size_t offset, std::size_t limit,
-                  PositionChecks* checks, Xapian::doccount check_at_least, bool ties_by_id) {
+                  PositionChecks* checks, Xapian::doccount check_at_least, bool ties_by_id,
+                  HitReads* reads) {
   if (r.proximity_weight <= 0 || r.proximity_depth == 0 || r.proximity_min_words == 0 ||
       user_words < r.proximity_min_words) {
     return fetch(enquire, offset, limit, check_at_least, checks, ties_by_id);
@@ -188,7 +189,7 @@ Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xa
   const std::size_t depth = std::min<std::size_t>(r.proximity_depth, hits.size());
   std::vector<Xapian::docid> docs;
   for (std::size_t i = 0; i < depth; ++i) docs.push_back(*hits[i].it);
-  const std::vector<double> coverage = proximity.coverage(docs);
+  const std::vector<double> coverage = proximity.coverage(docs, reads);
   for (std::size_t i = 0; i < depth; ++i) hits[i].score *= 1 + r.proximity_weight * coverage[i];
   // Scores only grow, so the rescored hits stay ahead of the rest.
   std::stable_sort(hits.begin(), hits.begin() + static_cast<long>(depth),
@@ -200,7 +201,7 @@ Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xa
 
 Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
                    PositionChecks* checks, std::vector<std::string>* notes,
-                   FeedbackWeights* feedback, const Deadline* deadline, bool remote) {
+                   FeedbackWeights* feedback, const Deadline* deadline, bool remote, HitReads* reads) {
   if (plain && r.plain_text_stopwords) {
     // A plain-text query is a flat OR of its words (an acronym's group among
     // them), a word written n times scaled by n: rebuild it without function words.
@@ -230,9 +231,9 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
   Xapian::Enquire first(db);
   first.set_query(query);
   first.set_weighting_scheme(bm25(r, deadline));
-  const Ranking first_pass = best_hits(db, first, query, user_words, r, 0, r.feedback_docs, checks);
+  const Ranking first_pass = best_hits(db, first, query, user_words, r, 0, r.feedback_docs, checks, 0, true, reads);
   if (deadline != nullptr) deadline->check();
-  return with_feedback(db, query, first_pass.hits, words.size(), plain, r, notes, feedback, deadline, remote);
+  return with_feedback(db, query, first_pass.hits, words.size(), plain, r, notes, feedback, deadline, remote, reads);
 }
 
 }  // namespace abstracts::query

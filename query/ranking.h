@@ -17,6 +17,7 @@
 namespace abstracts::query {
 
 class Deadline;
+class HitReads;
 class PositionChecks;
 
 // Xapian's BM25 that also ticks a Deadline for each posting it weighs, so that a
@@ -88,18 +89,23 @@ std::size_t count_user_words(const Xapian::Query& q);
 // `check_at_least` matches exactly (Xapian's get_mset).
 // With `ties_by_id`, hits of equal score are in order_ties_by_id()'s order;
 // else in `enquire`'s own (`--sort date`). `enquire` is left as given.
+// Proximity reads the hits through `reads` if given (query/hit_reads.h).
 Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xapian::Query& asked,
                   std::size_t user_words, const RankingOptions& r, std::size_t offset, std::size_t limit,
-                  PositionChecks* checks, Xapian::doccount check_at_least = 0, bool ties_by_id = true);
+                  PositionChecks* checks, Xapian::doccount check_at_least = 0, bool ties_by_id = true,
+                  HitReads* reads = nullptr);
 
 // The query as ranked: with a title boost and pseudo-relevance feedback when the
 // options ask for them. The set of matches only grows for plain text (where
 // everything is ORed anyway); query-language matches stay as the user wrote them.
 // The feedback words' weights go to `feedback`. Feedback's passes keep to
-// `deadline` if given. `remote`: `db` has remote shards (with_feedback()).
+// `deadline` if given. `remote`: `db` has remote shards (with_feedback()). The
+// first pass's hits are read through `reads` if given, which keeps them for the
+// search's final pass.
 Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
                    PositionChecks* checks, std::vector<std::string>* notes,
-                   FeedbackWeights* feedback, const Deadline* deadline = nullptr, bool remote = false);
+                   FeedbackWeights* feedback, const Deadline* deadline = nullptr, bool remote = false,
+                   HitReads* reads = nullptr);
 
 }  // namespace abstracts::query
 
