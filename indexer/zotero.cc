@@ -168,22 +168,6 @@ std::string first_bytes(const fs::path& file, std::size_t n) {
   return out;
 }
 
-// A file: URI that opens `file` read-only without locks, journal or -wal, and
-// without writing: SQLite takes the file for one that does not change.
-std::string immutable_uri(const fs::path& file) {
-  std::string uri = "file:";
-  for (unsigned char c : file.string()) {
-    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_') {
-      uri += static_cast<char>(c);
-    } else {
-      char hex[4];
-      std::snprintf(hex, sizeof hex, "%%%02X", c);
-      uri += hex;
-    }
-  }
-  return uri + "?mode=ro&immutable=1";
-}
-
 // What the live database looks like at one moment.
 struct Fingerprint {
   FileSeen db, journal, wal;

@@ -4,8 +4,10 @@
 #ifndef ABSTRACTS_INDEXER_ZOTERO_H_
 #define ABSTRACTS_INDEXER_ZOTERO_H_
 
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -139,6 +141,23 @@ std::unique_ptr<Reader> item_reader(const Snapshot& snapshot, std::vector<std::i
 // Zotero 4 kept it). nullopt if the directory found holds no zotero.sqlite.
 // `home` is $HOME. Reads only; never throws for what it cannot read.
 std::optional<std::filesystem::path> find_data_dir(const std::filesystem::path& home);
+
+// A file: URI that opens `file` read-only without locks, journal or -wal, and
+// without writing: SQLite takes the file for one that does not change. Inline,
+// for the bench's synthetic libraries (bench/speed/zotero_synth.cc) as well.
+inline std::string immutable_uri(const std::filesystem::path& file) {
+  std::string uri = "file:";
+  for (unsigned char c : file.string()) {
+    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_') {
+      uri += static_cast<char>(c);
+    } else {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", c);
+      uri += hex;
+    }
+  }
+  return uri + "?mode=ro&immutable=1";
+}
 
 // Whether `file` looks like a Zotero database: SQLite's header, and a `version`
 // table with a `userdata` row. Reads the first bytes and the schema only,

@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "indexer/zotero.h"
+
 namespace abstracts::speed {
 // The helpers' own namespace: the library compiles as one unit with synth.cc,
 // which has an Rng of its own.
@@ -96,22 +98,6 @@ class Stmt {
   Db* db_;
   sqlite3_stmt* stmt_ = nullptr;
 };
-
-// A file: URI for `file`, opened read-only without locks or journal: the source
-// database is never written, and may be in use.
-std::string immutable_uri(const fs::path& file) {
-  std::string uri = "file:";
-  for (unsigned char c : fs::absolute(file).string()) {
-    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_') {
-      uri += static_cast<char>(c);
-    } else {
-      char hex[4];
-      std::snprintf(hex, sizeof hex, "%%%02X", c);
-      uri += hex;
-    }
-  }
-  return uri + "?mode=ro&immutable=1";
-}
 
 // Lines of a plain or gzip-compressed file (gzopen reads both).
 class Lines {
@@ -304,14 +290,14 @@ json synthesize(const ZoteroSynthOptions& o) {
 
   Db db(o.out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI);
   {
-    Db src(immutable_uri(o.from), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+    Db src(indexer::zotero::immutable_uri(fs::absolute(o.from)), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
     Stmt page(src, "PRAGMA page_size");
     if (page.step()) db.exec("PRAGMA page_size = " + std::to_string(page.integer(0)));
   }
   db.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF");
   {
     Stmt attach(db, "ATTACH DATABASE ? AS src");
-    attach.bind(1, immutable_uri(o.from)).run();
+    attach.bind(1, indexer::zotero::immutable_uri(fs::absolute(o.from))).run();
   }
   auto src_has = [&](const std::string& table) {
     Stmt q(db, "SELECT 1 FROM src.sqlite_master WHERE type = 'table' AND name = ?");
