@@ -200,7 +200,7 @@ void bind_index(py::module_& m) {
             return index->acronyms();
           },
           "The acronyms learned from the abstracts, by short form, most frequent long form first.")
-      .def_property_readonly("path", [](const PyIndex& self) { return self.get()->path(); })
+      .def_property_readonly("path", [](const PyIndex& self) { return self.get()->path().string(); })
       .def("close", &PyIndex::close, "Lets the index go; later calls raise ValueError. Idempotent.")
       .def("__enter__", [](py::object self) { return self; })
       .def("__exit__", [](PyIndex& self, const py::args&) { self.close(); });

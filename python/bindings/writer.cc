@@ -109,8 +109,8 @@ class PyWriter {
     return summary;
   }
 
-  std::string add(const py::dict& record) {
-    Abstract abstract = abstract_from_dict(record);
+  std::string add(const py::object& record) {
+    Abstract abstract = abstract_from_dict(py::dict(record));
     py::gil_scoped_release release;
     std::lock_guard lock(mutex_);
     return get().add(std::move(abstract));
