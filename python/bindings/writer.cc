@@ -55,9 +55,15 @@ const char* status_name(FileReport::Status s) {
 // waiting for it never holds up the others.
 class PyWriter {
  public:
-  explicit PyWriter(const std::filesystem::path& path) {
+  PyWriter(const std::filesystem::path& path, const std::optional<std::string>& shard) {
+    WriterOptions options;
+    if (shard) {
+      std::optional<Shard> parsed = Shard::parse(*shard);
+      if (!parsed) throw py::value_error("shard is \"K/N\" with 1 <= K <= N <= 4096, not \"" + *shard + "\"");
+      options.shard = *parsed;
+    }
     py::gil_scoped_release release;
-    writer_.emplace(Writer::open(path));
+    writer_.emplace(Writer::open(path, options));
   }
 
   IndexSummary index(const std::vector<std::filesystem::path>& paths, const py::object& progress, bool keep_going,
@@ -202,9 +208,11 @@ void bind_writer(py::module_& m) {
                        "The one writer of an index (it holds the index's write lock until closed). Use it as "
                        "a context manager: leaving the block commits and closes. Calls from several threads "
                        "are serialised.")
-      .def(py::init<const std::filesystem::path&>(), py::arg("path"),
-           "Opens (creating if needed) the index at path. Raises IndexLocked if another writer holds "
-           "it, CorruptIndex if it cannot be read.")
+      .def(py::init<const std::filesystem::path&, const std::optional<std::string>&>(), py::arg("path"),
+           py::arg("shard") = py::none(),
+           "Opens (creating if needed) the index at path; with shard=\"K/N\", shard K of a cluster of N "
+           "(docs/scale-out.md). Raises IndexLocked if another writer holds it, CorruptIndex if it "
+           "cannot be read, Error if shard is not the index's setting.")
       .def("index", &PyWriter::index, py::arg("paths"), py::arg("progress") = py::none(), py::kw_only(),
            py::arg("keep_going") = false, py::arg("strict") = false, py::arg("threads") = 0u,
            py::arg("globs") = std::vector<std::string>{}, py::arg("demo") = false,
