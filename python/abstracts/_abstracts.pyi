@@ -11,6 +11,7 @@ _Author = Union[str, tuple[str, str], Mapping[str, str]]
 
 class Error(Exception):
     hint: str
+    def __init__(self, message: str = ..., hint: str = ...) -> None: ...
 
 class IndexNotFound(Error): ...
 class IndexLocked(Error): ...
@@ -18,13 +19,16 @@ class CorruptIndex(Error): ...
 
 class QueryError(Error, ValueError):
     column: int
+    def __init__(self, message: str = ..., column: int = ..., hint: str = ...) -> None: ...
 
 class InputError(Error):
     file: str
     line: int
+    def __init__(self, message: str = ..., file: str = ..., line: int = ..., hint: str = ...) -> None: ...
 
 class ShardUnavailable(Error):
     shard: str
+    def __init__(self, message: str = ..., shard: str = ..., hint: str = ...) -> None: ...
 
 class Abstract:
     @property

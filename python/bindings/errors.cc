@@ -1,5 +1,7 @@
 #include "bindings/errors.h"
 
+#include <pybind11/eval.h>
+
 #include <string>
 
 #include "abstracts/error.h"
@@ -22,13 +24,60 @@ struct ErrorTypes {
 };
 ErrorTypes types;
 
-PyObject* make_type(py::module_& m, const char* name, PyObject* bases, const char* doc) {
-  const std::string qualified = std::string("abstracts.") + name;
-  PyObject* type = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, bases, nullptr);
-  if (type == nullptr) throw py::error_already_set();
-  m.add_object(name, py::handle(type));
-  return type;
-}
+// The classes, in Python: constructors like the C++ ones (message, then what
+// the type carries, then the hint), the hint also a note under the traceback.
+constexpr const char* kClasses = R"(
+class Error(Exception):
+    """Base of every error of abstracts. str() is the message; .hint says what
+    to do about it ("" if nothing), and is shown under the traceback."""
+
+    def __init__(self, message: str = "", hint: str = "") -> None:
+        super().__init__(message)
+        self.hint = hint
+        if hint:
+            self.add_note("hint: " + hint)
+
+
+class IndexNotFound(Error):
+    """There is no index at the given path."""
+
+
+class IndexLocked(Error):
+    """Another writer holds the index's write lock; nothing was changed."""
+
+
+class CorruptIndex(Error):
+    """The index exists but cannot be read: damaged, or written by an
+    incompatible version (the hint says how to rebuild it)."""
+
+
+class QueryError(Error, ValueError):
+    """The query cannot be parsed or ran past a limit. .column is the 1-based
+    position (in characters) of the offending part."""
+
+    def __init__(self, message: str = "", column: int = 0, hint: str = "") -> None:
+        super().__init__(message, hint)
+        self.column = column
+
+
+class InputError(Error):
+    """An input cannot be indexed. .file names it; .line is the 1-based line at
+    fault, or 0 for the whole file."""
+
+    def __init__(self, message: str = "", file: str = "", line: int = 0, hint: str = "") -> None:
+        super().__init__(message, hint)
+        self.file = file
+        self.line = line
+
+
+class ShardUnavailable(Error):
+    """A shard of a cluster could not be reached or did not answer in time;
+    .shard names it as the cluster file does."""
+
+    def __init__(self, message: str = "", shard: str = "", hint: str = "") -> None:
+        super().__init__(message, hint)
+        self.shard = shard
+)";
 
 PyObject* type_of(const std::exception& e) {
   if (dynamic_cast<const QueryError*>(&e) != nullptr) return types.query_error;
@@ -44,42 +93,31 @@ PyObject* type_of(const std::exception& e) {
 
 py::object error_object(const std::exception& e) {
   py::handle type(type_of(e));
-  py::object error = type(py::str(e.what()));
   const auto* ae = dynamic_cast<const Error*>(&e);
-  const std::string hint = ae != nullptr ? ae->hint() : std::string();
-  error.attr("hint") = py::str(hint);
-  // Shown under the traceback, as the CLI's "hint:" line.
-  if (!hint.empty()) error.attr("add_note")(py::str("hint: " + hint));
-  if (const auto* q = dynamic_cast<const QueryError*>(&e)) error.attr("column") = q->column();
-  if (const auto* i = dynamic_cast<const InputError*>(&e)) {
-    error.attr("file") = py::str(i->file());
-    error.attr("line") = i->line();
-  }
-  if (const auto* s = dynamic_cast<const ShardUnavailable*>(&e)) error.attr("shard") = py::str(s->shard());
-  return error;
+  py::str message(e.what());
+  py::str hint(ae != nullptr ? ae->hint() : std::string());
+  if (const auto* q = dynamic_cast<const QueryError*>(&e)) return type(message, q->column(), hint);
+  if (const auto* i = dynamic_cast<const InputError*>(&e)) return type(message, py::str(i->file()), i->line(), hint);
+  if (const auto* s = dynamic_cast<const ShardUnavailable*>(&e)) return type(message, py::str(s->shard()), hint);
+  return type(message, hint);
 }
 
 void bind_errors(py::module_& m) {
-  types.error = make_type(m, "Error", PyExc_Exception,
-                          "Base of every error of abstracts. str() is the message; .hint says what to do "
-                          "about it (may be empty).");
-  types.index_not_found =
-      make_type(m, "IndexNotFound", types.error, "There is no index at the given path.");
-  types.index_locked =
-      make_type(m, "IndexLocked", types.error, "Another writer holds the index's write lock; nothing was changed.");
-  types.corrupt_index = make_type(m, "CorruptIndex", types.error,
-                                  "The index exists but cannot be read: damaged, or written by an incompatible "
-                                  "version (the hint says how to rebuild it).");
-  py::tuple query_bases = py::make_tuple(py::handle(types.error), py::handle(PyExc_ValueError));
-  types.query_error = make_type(m, "QueryError", query_bases.ptr(),
-                                "The query cannot be parsed or ran past a limit. .column is the 1-based "
-                                "position (in characters) of the offending part.");
-  types.input_error = make_type(m, "InputError", types.error,
-                                "An input cannot be indexed. .file names it; .line is the 1-based line at "
-                                "fault, or 0 for the whole file.");
-  types.shard_unavailable = make_type(m, "ShardUnavailable", types.error,
-                                      "A shard of a cluster could not be reached or did not answer in time; "
-                                      ".shard names it.");
+  py::dict scope;
+  scope["__name__"] = "abstracts";
+  py::exec(kClasses, scope);
+  auto take = [&](const char* name) {
+    py::object type = scope[name];
+    m.add_object(name, type);
+    return type.release().ptr();  // kept for the interpreter's life
+  };
+  types.error = take("Error");
+  types.index_not_found = take("IndexNotFound");
+  types.index_locked = take("IndexLocked");
+  types.corrupt_index = take("CorruptIndex");
+  types.query_error = take("QueryError");
+  types.input_error = take("InputError");
+  types.shard_unavailable = take("ShardUnavailable");
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

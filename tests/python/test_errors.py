@@ -88,3 +88,11 @@ def test_writer_errors_are_python_objects_in_the_summary(tmp_path: Path) -> None
         summary = w.index([tmp_path / "missing.txt", good], keep_going=True)
     assert summary.failed == 1 and isinstance(summary.errors[0], abstracts.InputError)
     assert "missing.txt" in str(summary.errors[0])
+
+
+def test_errors_made_in_python_carry_the_same_fields() -> None:
+    e = abstracts.QueryError("bad query", 3, "quote it")
+    assert (str(e), e.column, e.hint) == ("bad query", 3, "quote it") and e.__notes__ == ["hint: quote it"]
+    i = abstracts.InputError("bad file", "a.txt", 7)
+    assert (i.file, i.line, i.hint) == ("a.txt", 7, "") and not hasattr(i, "__notes__")
+    assert abstracts.ShardUnavailable("down", "h:1").shard == "h:1" and abstracts.Error("x").hint == ""
