@@ -166,8 +166,8 @@ def run(args: argparse.Namespace) -> int:
             print_hits(result.hits, args.json)
             return 0 if result.hits else 1
         # export: the library's citations, in list order, notes relative to here.
-        found = [index.get(i) for i in listed]
-        sys.stdout.write(abstracts.export([a for a in found if a], args.format, relative_to=Path.cwd()))
+        entries = [index.get(i) for i in listed]
+        sys.stdout.write(abstracts.export([a for a in entries if a], args.format, relative_to=Path.cwd()))
         return 0 if listed else 1
 
 
