@@ -56,8 +56,8 @@ void write_questions(const Collection& collection, const std::filesystem::path& 
 // The rankings of `hits` (JSON Lines with "query" and "id", as `search --json
 // --queries` prints them), and the questions `err` says were refused ("error:
 // query ID: MESSAGE"). `program` names what wrote them, for errors.
-void read_hits(const Collection& collection, const std::filesystem::path& hits, const std::filesystem::path& err,
-               const std::string& program, Run& run) {
+void read_hits(const Collection& collection, const std::filesystem::path& hits,
+               const std::filesystem::path& err, const std::string& program, Run& run) {
   for (const auto& q : collection.queries) run.rankings[q.id];
   std::ifstream in(hits, std::ios::binary);
   std::string line;
@@ -66,13 +66,15 @@ void read_hits(const Collection& collection, const std::filesystem::path& hits, 
       const auto j = nlohmann::json::parse(line);
       run.rankings[j.at("query").get<std::string>()].push_back(j.at("id").get<std::string>());
     } catch (const nlohmann::json::exception& e) {
-      throw Error(hits.string() + ":" + std::to_string(n) + ": not a hit of " + program + ": " + e.what());
+      throw Error(hits.string() + ":" + std::to_string(n) + ": not a hit of " + program + ": " +
+                  e.what());
     }
   }
   std::istringstream errors(read_all(err));
   const std::string kPrefix = "error: query ";
   while (std::getline(errors, line)) {
-    if (line.rfind(kPrefix, 0) == 0) run.query_problems.push_back(line.substr(kPrefix.size()) + " (no hits)");
+    if (line.rfind(kPrefix, 0) == 0)
+      run.query_problems.push_back(line.substr(kPrefix.size()) + " (no hits)");
   }
   run.unknown_ids = count_unknown_ids(run.rankings, collection.corpus_ids);
 }
@@ -88,8 +90,10 @@ Run run_cli(const Collection& collection, const std::filesystem::path& binary) {
   const std::string abstracts = quoted(binary.string()) + " --index " + quoted(index.string());
 
   auto start = std::chrono::steady_clock::now();
-  if (shell(abstracts + " index -q " + quoted(collection.corpus.string()) + " 2>" + quoted(err.string())) != 0) {
-    throw Error(binary.string() + " could not index " + collection.corpus.string() + ": " + read_all(err));
+  if (shell(abstracts + " index -q " + quoted(collection.corpus.string()) + " 2>" +
+            quoted(err.string())) != 0) {
+    throw Error(binary.string() + " could not index " + collection.corpus.string() + ": " +
+                read_all(err));
   }
   run.index_seconds = seconds_since(start);
 
@@ -97,12 +101,15 @@ Run run_cli(const Collection& collection, const std::filesystem::path& binary) {
   write_questions(collection, questions);
   const auto hits = dir.path() / "hits.jsonl";
   start = std::chrono::steady_clock::now();
-  const int status = shell(abstracts + " search --json --limit 1000 --queries " + quoted(questions.string()) + " >" +
-                           quoted(hits.string()) + " 2>" + quoted(err.string()));
+  const int status =
+      shell(abstracts + " search --json --limit 1000 --queries " + quoted(questions.string()) +
+            " >" + quoted(hits.string()) + " 2>" + quoted(err.string()));
   run.query_seconds = seconds_since(start);
-  if (status < 0 || status > 2) throw Error(binary.string() + " search exited with " + std::to_string(status));
+  if (status < 0 || status > 2)
+    throw Error(binary.string() + " search exited with " + std::to_string(status));
   read_hits(collection, hits, err, "`search --json --queries`", run);
-  if (status == 2 && run.query_problems.empty()) throw Error(binary.string() + " search failed: " + read_all(err));
+  if (status == 2 && run.query_problems.empty())
+    throw Error(binary.string() + " search failed: " + read_all(err));
   return run;
 }
 
@@ -115,13 +122,15 @@ Run run_python(const Collection& collection, const std::filesystem::path& python
   const auto hits = dir.path() / "hits.jsonl";
   const auto times = dir.path() / "times.json";
   const auto err = dir.path() / "stderr.txt";
-  const std::string command = "PYTHONPATH=" + quoted(python_dir.string()) + " " + quoted(kPython) + " " +
-                              quoted(kPythonRunScript) + " " + quoted(collection.corpus.string()) + " " +
-                              quoted((dir.path() / "index").string()) + " " + quoted(questions.string()) + " " +
-                              quoted(hits.string()) + " >" + quoted(times.string()) + " 2>" + quoted(err.string());
+  const std::string command =
+      "PYTHONPATH=" + quoted(python_dir.string()) + " " + quoted(kPython) + " " +
+      quoted(kPythonRunScript) + " " + quoted(collection.corpus.string()) + " " +
+      quoted((dir.path() / "index").string()) + " " + quoted(questions.string()) + " " +
+      quoted(hits.string()) + " >" + quoted(times.string()) + " 2>" + quoted(err.string());
   const int status = shell(command);
   if (status != 0 && status != 2) {
-    throw Error(std::string(kPythonRunScript) + " exited with " + std::to_string(status) + ": " + read_all(err));
+    throw Error(std::string(kPythonRunScript) + " exited with " + std::to_string(status) + ": " +
+                read_all(err));
   }
   try {
     const auto t = nlohmann::json::parse(read_all(times));

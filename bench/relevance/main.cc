@@ -108,9 +108,11 @@ CollectionResult measure(const std::filesystem::path& data_dir, const std::strin
   // Python package last.
   std::vector<std::function<Run(const Collection&)>> systems = {
       [](const Collection& c) { return run_engine(c); },
-      [](const Collection& c) { return run_engine(c, abstracts::QuerySyntax::kPlainText); }, &run_plain_xapian};
+      [](const Collection& c) { return run_engine(c, abstracts::QuerySyntax::kPlainText); },
+      &run_plain_xapian};
   if (!cli.empty()) systems.push_back([&cli](const Collection& c) { return run_cli(c, cli); });
-  if (!python.empty()) systems.push_back([&python](const Collection& c) { return run_python(c, python); });
+  if (!python.empty())
+    systems.push_back([&python](const Collection& c) { return run_python(c, python); });
   for (const auto& run_system : systems) {
     Run run = run_system(c);
     std::cerr << "relevance: " << name << ": " << run.system << ": indexed in " << run.index_seconds
@@ -130,8 +132,9 @@ CollectionResult measure(const std::filesystem::path& data_dir, const std::strin
     std::size_t hits = 0;
     for (const auto& [qid, ranking] : by_cli->run.rankings) hits += ranking.size();
     result.python_equals_cli = by_cli->run.rankings == by_python->run.rankings;
-    std::cerr << "relevance: " << name << ": the Python run " << (*result.python_equals_cli ? "equals" : "DIFFERS from")
-              << " the CLI's (" << by_cli->run.rankings.size() << " queries, " << hits << " hits)\n";
+    std::cerr << "relevance: " << name << ": the Python run "
+              << (*result.python_equals_cli ? "equals" : "DIFFERS from") << " the CLI's ("
+              << by_cli->run.rankings.size() << " queries, " << hits << " hits)\n";
   }
   return result;
 }
@@ -169,14 +172,16 @@ int main(int argc, char** argv) {
                  "Also score the engine rankings an earlier --run-dir wrote to DIR, and compare "
                  "this run's with them query by query")
       ->check(CLI::ExistingDirectory);
-  app.add_option("--cli", cli,
-                 "Also run this abstracts binary, as a user does (index, then search --json --queries), "
-                 "as the system \"abstracts CLI\"")
+  app.add_option(
+         "--cli", cli,
+         "Also run this abstracts binary, as a user does (index, then search --json --queries), "
+         "as the system \"abstracts CLI\"")
       ->check(CLI::ExistingFile);
-  app.add_option("--python", python,
-                 "Also run the Python package in this folder (the one holding abstracts/, such as "
-                 "build/bench/python) as a user does, as the system \"abstracts Python\"; its run must "
-                 "equal the CLI's")
+  app.add_option(
+         "--python", python,
+         "Also run the Python package in this folder (the one holding abstracts/, such as "
+         "build/bench/python) as a user does, as the system \"abstracts Python\"; its run must "
+         "equal the CLI's")
       ->check(CLI::ExistingDirectory);
   try {
     app.parse(argc, argv);
@@ -203,19 +208,22 @@ int main(int argc, char** argv) {
     std::size_t refused = 0;
     for (const auto& r : results) {
       for (const auto& s : r.systems) {
-        if (s.run.system == "engine" || s.run.system == "abstracts CLI" || s.run.system == "abstracts Python") {
+        if (s.run.system == "engine" || s.run.system == "abstracts CLI" ||
+            s.run.system == "abstracts Python") {
           refused += s.run.query_problems.size();
         }
       }
     }
     for (const auto& r : results) {
       if (r.python_equals_cli == false) {
-        std::cerr << "error: " << r.name << ": the Python package's rankings differ from the CLI's\n";
+        std::cerr << "error: " << r.name
+                  << ": the Python package's rankings differ from the CLI's\n";
         return 1;
       }
     }
     if (refused > 0) {
-      std::cerr << "error: " << refused << " questions failed through the query language, as typed\n"
+      std::cerr << "error: " << refused
+                << " questions failed through the query language, as typed\n"
                 << "hint: the report lists them under \"queries not run as given\"\n";
       return 1;
     }

@@ -97,8 +97,10 @@ py::object error_object(const std::exception& e) {
   py::str message(e.what());
   py::str hint(ae != nullptr ? ae->hint() : std::string());
   if (const auto* q = dynamic_cast<const QueryError*>(&e)) return type(message, q->column(), hint);
-  if (const auto* i = dynamic_cast<const InputError*>(&e)) return type(message, py::str(i->file()), i->line(), hint);
-  if (const auto* s = dynamic_cast<const ShardUnavailable*>(&e)) return type(message, py::str(s->shard()), hint);
+  if (const auto* i = dynamic_cast<const InputError*>(&e))
+    return type(message, py::str(i->file()), i->line(), hint);
+  if (const auto* s = dynamic_cast<const ShardUnavailable*>(&e))
+    return type(message, py::str(s->shard()), hint);
   return type(message, hint);
 }
 

@@ -1,4 +1,6 @@
 // abstracts.Index: a read-only view of an index, shared by Python threads.
+#include "abstracts/index.h"
+
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
@@ -9,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "abstracts/index.h"
 #include "bindings/bindings.h"
 #include "bindings/records.h"
 
@@ -41,6 +42,15 @@ class PyIndex {
   std::shared_ptr<const Index> index_;
 };
 
+// Calls f(index) without the GIL, on the Index's own reference; what it returns
+// becomes Python's after, with the GIL.
+template <typename F>
+auto without_gil(const PyIndex& self, F&& f) {
+  std::shared_ptr<const Index> index = self.get();
+  py::gil_scoped_release release;
+  return f(*index);
+}
+
 SortOrder sort_order(const std::string& sort) {
   if (sort == "relevance") return SortOrder::kRelevance;
   if (sort == "date") return SortOrder::kDate;
@@ -55,8 +65,9 @@ Facet facet_of(const std::string& field) {
   if (field == "author") return Facet::kAuthor;
   if (field == "tag") return Facet::kTag;
   if (field == "collection") return Facet::kCollection;
-  throw py::value_error("field is \"year\", \"venue\", \"category\", \"author\", \"tag\" or \"collection\", not \"" +
-                        field + "\"");
+  throw py::value_error(
+      "field is \"year\", \"venue\", \"category\", \"author\", \"tag\" or \"collection\", not \"" +
+      field + "\"");
 }
 
 // Ids from a str (one id) or an iterable of str: a lone str is never read as
@@ -68,9 +79,10 @@ std::vector<std::string> ids_of(const py::object& ids) {
   return out;
 }
 
-PySearchResult search(const PyIndex& self, const std::string& query, std::size_t limit, std::size_t offset,
-                      const std::string& sort, const py::object& within, bool snippets, bool plain,
-                      bool correct_spelling, bool expand_acronyms, bool exact_total, double time_limit) {
+PySearchResult search(const PyIndex& self, const std::string& query, std::size_t limit,
+                      std::size_t offset, const std::string& sort, const py::object& within,
+                      bool snippets, bool plain, bool correct_spelling, bool expand_acronyms,
+                      bool exact_total, double time_limit) {
   SearchOptions options;
   options.limit = limit;
   options.offset = offset;
@@ -86,29 +98,19 @@ PySearchResult search(const PyIndex& self, const std::string& query, std::size_t
     // An empty list means no abstract at all, where the library's empty list means every one.
     if (options.within_ids.empty()) options.within_ids.push_back(std::string());
   }
-  std::shared_ptr<const Index> index = self.get();
-  SearchResults results;
-  {
-    py::gil_scoped_release release;
-    results = index->search(query, options);
-  }
-  return to_python(std::move(results));
+  return to_python(
+      without_gil(self, [&](const Index& index) { return index.search(query, options); }));
 }
 
-PySearchResult similar(const PyIndex& self, const py::object& ids, std::size_t limit, std::size_t offset,
-                       bool snippets) {
+PySearchResult similar(const PyIndex& self, const py::object& ids, std::size_t limit,
+                       std::size_t offset, bool snippets) {
   SearchOptions options;
   options.limit = limit;
   options.offset = offset;
   options.snippets = snippets;
-  std::vector<std::string> given = ids_of(ids);
-  std::shared_ptr<const Index> index = self.get();
-  SearchResults results;
-  {
-    py::gil_scoped_release release;
-    results = index->similar(given, options);
-  }
-  return to_python(std::move(results));
+  const std::vector<std::string> given = ids_of(ids);
+  return to_python(
+      without_gil(self, [&](const Index& index) { return index.similar(given, options); }));
 }
 
 }  // namespace
@@ -122,55 +124,55 @@ void bind_index(py::module_& m) {
       .def_readonly("size_bytes", &IndexStats::size_bytes)
       .def_readonly("average_length", &IndexStats::average_length)
       .def("__repr__", [](const IndexStats& s) {
-        return "<abstracts.Stats " + std::to_string(s.abstracts) + " abstracts, " + std::to_string(s.files) +
-               " files>";
+        return "<abstracts.Stats " + std::to_string(s.abstracts) + " abstracts, " +
+               std::to_string(s.files) + " files>";
       });
 
   py::class_<AcronymEntry>(m, "Acronym", "One acronym the index learned. Plain value.")
       .def_readonly("short_form", &AcronymEntry::short_form, "\"LLMs\", as most often written.")
       .def_readonly("long_form", &AcronymEntry::long_form, "\"large language models\", lower case.")
       .def_readonly("count", &AcronymEntry::count, "Abstracts that define it so.")
-      .def_readonly("used", &AcronymEntry::used, "Whether searches expand the acronym to this long form.")
+      .def_readonly("used", &AcronymEntry::used,
+                    "Whether searches expand the acronym to this long form.")
       .def("__repr__", [](const AcronymEntry& a) {
-        return "<abstracts.Acronym " + a.short_form + " = " + a.long_form + " (" + std::to_string(a.count) + ")>";
+        return "<abstracts.Acronym " + a.short_form + " = " + a.long_form + " (" +
+               std::to_string(a.count) + ")>";
       });
 
-  py::class_<PyIndex>(m, "Index",
-                      "A read-only view of an on-disk index (or a cluster file). Thread-safe: one Index "
-                      "serves many Python threads at once, which search in parallel (the GIL is let go "
-                      "while the engine works). Each call sees the index as last committed.")
-      .def(py::init<const std::filesystem::path&, bool>(), py::arg("path"), py::arg("allow_partial") = false,
+  py::class_<PyIndex>(
+      m, "Index",
+      "A read-only view of an on-disk index (or a cluster file). Thread-safe: one Index "
+      "serves many Python threads at once, which search in parallel (the GIL is let go "
+      "while the engine works). Each call sees the index as last committed.")
+      .def(py::init<const std::filesystem::path&, bool>(), py::arg("path"),
+           py::arg("allow_partial") = false,
            "Opens the index at path. Raises IndexNotFound, CorruptIndex, ShardUnavailable.")
       .def("search", &search, py::arg("query"), py::arg("limit") = 10, py::arg("offset") = 0,
-           py::arg("sort") = "relevance", py::arg("within") = py::none(), py::arg("snippets") = true,
-           py::kw_only(), py::arg("plain") = false, py::arg("correct_spelling") = true,
-           py::arg("expand_acronyms") = true, py::arg("exact_total") = false, py::arg("time_limit") = 10.0,
+           py::arg("sort") = "relevance", py::arg("within") = py::none(),
+           py::arg("snippets") = true, py::kw_only(), py::arg("plain") = false,
+           py::arg("correct_spelling") = true, py::arg("expand_acronyms") = true,
+           py::arg("exact_total") = false, py::arg("time_limit") = 10.0,
            "Searches with the query language of the abstracts tool (plain=True: every word, no "
-           "syntax). sort: \"relevance\", \"date\" (newest first) or \"oldest\". within: ids the hits "
+           "syntax). sort: \"relevance\", \"date\" (newest first) or \"oldest\". within: ids the "
+           "hits "
            "must be among (ranked as in the whole index). exact_total: count every match. Raises "
-           "QueryError (with .column) for a query it cannot parse or that runs past time_limit seconds.")
-      .def("similar", &similar, py::arg("ids"), py::arg("limit") = 10, py::arg("offset") = 0,
-           py::arg("snippets") = true,
-           "Abstracts like the given ones (an id or a list of ids; those are left out), best first. "
-           "Unknown ids are ignored.")
+           "QueryError (with .column) for a query it cannot parse or that runs past time_limit "
+           "seconds.")
+      .def(
+          "similar", &similar, py::arg("ids"), py::arg("limit") = 10, py::arg("offset") = 0,
+          py::arg("snippets") = true,
+          "Abstracts like the given ones (an id or a list of ids; those are left out), best first. "
+          "Unknown ids are ignored.")
       .def(
           "get",
           [](const PyIndex& self, const std::string& id) {
-            std::shared_ptr<const Index> index = self.get();
-            std::optional<Abstract> a;
-            {
-              py::gil_scoped_release release;
-              a = index->get(id);
-            }
-            return a;
+            return without_gil(self, [&](const Index& index) { return index.get(id); });
           },
           py::arg("id"), "The Abstract with this id, or None.")
       .def(
           "stats",
           [](const PyIndex& self) {
-            std::shared_ptr<const Index> index = self.get();
-            py::gil_scoped_release release;
-            return index->stats();
+            return without_gil(self, [](const Index& index) { return index.stats(); });
           },
           "Counts of the index: abstracts, files, terms, size on disk.")
       .def(
@@ -178,29 +180,27 @@ void bind_index(py::module_& m) {
           [](const PyIndex& self, const std::string& field, const std::optional<std::string>& query,
              std::size_t limit) {
             const Facet by = facet_of(field);
-            std::shared_ptr<const Index> index = self.get();
-            std::vector<FacetCount> counts;
-            {
-              py::gil_scoped_release release;
-              counts = query ? index->facet_counts(by, *query, limit) : index->facet_counts(by, limit);
-            }
+            const std::vector<FacetCount> counts = without_gil(self, [&](const Index& index) {
+              return query ? index.facet_counts(by, *query, limit) : index.facet_counts(by, limit);
+            });
             py::list out;
             for (const FacetCount& c : counts) out.append(py::make_tuple(c.value, c.abstracts));
             return out;
           },
           py::arg("field"), py::arg("query") = py::none(), py::arg("limit") = 20,
-          "How many abstracts have each value of field (\"year\", \"venue\", \"category\", \"author\", "
+          "How many abstracts have each value of field (\"year\", \"venue\", \"category\", "
+          "\"author\", "
           "\"tag\", \"collection\") as (value, count) pairs: years newest first, the others most "
-          "first. With query, over its matches only (raises QueryError as search does). limit=0: all.")
+          "first. With query, over its matches only (raises QueryError as search does). limit=0: "
+          "all.")
       .def(
           "acronyms",
           [](const PyIndex& self) {
-            std::shared_ptr<const Index> index = self.get();
-            py::gil_scoped_release release;
-            return index->acronyms();
+            return without_gil(self, [](const Index& index) { return index.acronyms(); });
           },
           "The acronyms learned from the abstracts, by short form, most frequent long form first.")
-      .def_property_readonly("path", [](const PyIndex& self) { return self.get()->path().string(); })
+      .def_property_readonly("path",
+                             [](const PyIndex& self) { return self.get()->path().string(); })
       .def("close", &PyIndex::close, "Lets the index go; later calls raise ValueError. Idempotent.")
       .def("__enter__", [](py::object self) { return self; })
       .def("__exit__", [](PyIndex& self, const py::args&) { self.close(); });

@@ -3,7 +3,9 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <algorithm>
 #include <charconv>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -78,8 +80,9 @@ Author author_from(const py::handle& value, const char* key) {
     auto t = value.cast<py::tuple>();
     return Author{t[0].cast<std::string>(), t[1].cast<std::string>()};
   }
-  throw py::type_error(std::string("record[\"") + key +
-                       "\"]: each name is a str (\"Family, Given\"), a (family, given) pair or a dict");
+  throw py::type_error(
+      std::string("record[\"") + key +
+      "\"]: each name is a str (\"Family, Given\"), a (family, given) pair or a dict");
 }
 
 std::vector<Author> authors_from(const py::handle& value, const char* key) {
@@ -149,7 +152,8 @@ const Abstract& abstract_of(const py::handle& item) {
 std::string export_citations(const py::iterable& items, const std::string& format,
                              const std::optional<std::filesystem::path>& relative_to) {
   const std::optional<CitationFormat> f = citation_format(format);
-  if (!f) throw py::value_error("format is bibtex, biblatex, ris or csl-json, not \"" + format + "\"");
+  if (!f)
+    throw py::value_error("format is bibtex, biblatex, ris or csl-json, not \"" + format + "\"");
   std::ostringstream out;
   ExportOptions options;
   if (relative_to) options.relative_to = *relative_to;
@@ -160,7 +164,8 @@ std::string export_citations(const py::iterable& items, const std::string& forma
 }
 
 std::string abstract_repr(const Abstract& a) {
-  return "<abstracts.Abstract " + a.id + ": " + py::repr(py::str(a.title)).cast<std::string>() + ">";
+  return "<abstracts.Abstract " + a.id + ": " + py::repr(py::str(a.title)).cast<std::string>() +
+         ">";
 }
 
 }  // namespace
@@ -186,65 +191,54 @@ PySearchResult to_python(SearchResults&& results) {
 }
 
 Abstract abstract_from_dict(const py::dict& record) {
+  // The keys that are one str, and those that are a list of str.
+  static const std::pair<const char*, std::string Abstract::*> kText[] = {
+      {"id", &Abstract::id},
+      {"title", &Abstract::title},
+      {"text", &Abstract::text},
+      {"venue", &Abstract::venue},
+      {"doi", &Abstract::doi},
+      {"arxiv", &Abstract::arxiv_id},
+      {"pmid", &Abstract::pmid},
+      {"pmcid", &Abstract::pmcid},
+      {"citation_key", &Abstract::citation_key},
+      {"item_type", &Abstract::item_type},
+      {"url", &Abstract::url},
+      {"volume", &Abstract::volume},
+      {"issue", &Abstract::issue},
+      {"pages", &Abstract::pages},
+      {"publisher", &Abstract::publisher},
+      {"issn", &Abstract::issn},
+      {"isbn", &Abstract::isbn},
+      {"source", &Abstract::source}};
+  static const std::pair<const char*, std::vector<std::string> Abstract::*> kLists[] = {
+      {"categories", &Abstract::categories},
+      {"tags", &Abstract::tags},
+      {"collections", &Abstract::collections}};
   Abstract a;
   bool has_text = false;
   for (auto [k, value] : record) {
     if (!py::isinstance<py::str>(k)) throw py::type_error("a record's keys are str");
     const std::string key = k.cast<std::string>();
-    auto text = [&] { return value.cast<std::string>(); };
-    if (key == "text") {
-      a.text = text();
-      has_text = true;
-    } else if (key == "id") {
-      a.id = text();
-    } else if (key == "title") {
-      a.title = text();
+    auto text = std::find_if(std::begin(kText), std::end(kText),
+                             [&](const auto& f) { return key == f.first; });
+    auto list = std::find_if(std::begin(kLists), std::end(kLists),
+                             [&](const auto& f) { return key == f.first; });
+    if (text != std::end(kText)) {
+      a.*(text->second) = value.cast<std::string>();
+      has_text = has_text || key == "text";
+    } else if (list != std::end(kLists)) {
+      a.*(list->second) = strings_from(value, list->first);
     } else if (key == "authors") {
       a.authors = authors_from(value, "authors");
       a.author_count = a.authors.size();
     } else if (key == "editors") {
       a.editors = authors_from(value, "editors");
     } else if (key == "date") {
-      set_date(a, text());
+      set_date(a, value.cast<std::string>());
     } else if (key == "year") {
       // A date given too says the same year, or the date wins; 0 is no year.
       if (a.month == 0) a.year = value.cast<int>();
-    } else if (key == "venue") {
-      a.venue = text();
-    } else if (key == "doi") {
-      a.doi = text();
-    } else if (key == "arxiv") {
-      a.arxiv_id = text();
-    } else if (key == "pmid") {
-      a.pmid = text();
-    } else if (key == "pmcid") {
-      a.pmcid = text();
-    } else if (key == "categories") {
-      a.categories = strings_from(value, "categories");
-    } else if (key == "citation_key") {
-      a.citation_key = text();
-    } else if (key == "item_type") {
-      a.item_type = text();
-    } else if (key == "url") {
-      a.url = text();
-    } else if (key == "volume") {
-      a.volume = text();
-    } else if (key == "issue") {
-      a.issue = text();
-    } else if (key == "pages") {
-      a.pages = text();
-    } else if (key == "publisher") {
-      a.publisher = text();
-    } else if (key == "issn") {
-      a.issn = text();
-    } else if (key == "isbn") {
-      a.isbn = text();
-    } else if (key == "tags") {
-      a.tags = strings_from(value, "tags");
-    } else if (key == "collections") {
-      a.collections = strings_from(value, "collections");
-    } else if (key == "source") {
-      a.source = text();
     } else if (key == "line") {
       a.line = value.cast<std::uint32_t>();
     } else {
@@ -258,14 +252,17 @@ Abstract abstract_from_dict(const py::dict& record) {
 
 void bind_records(py::module_& m) {
   py::class_<Abstract>(m, "Abstract", "One abstract as the index keeps it. Plain value; read-only.")
-      .def_readonly("id", &Abstract::id, "Stable short id (derived from the text, or the record's own).")
+      .def_readonly("id", &Abstract::id,
+                    "Stable short id (derived from the text, or the record's own).")
       .def_readonly("title", &Abstract::title)
       .def_readonly("text", &Abstract::text, "Display text: LaTeX removed, accents kept.")
-      .def_property_readonly("authors", [](const Abstract& a) { return names_of(a.authors); },
-                             "Display names (\"C. Balázs\"), in the source's order.")
+      .def_property_readonly(
+          "authors", [](const Abstract& a) { return names_of(a.authors); },
+          "Display names (\"C. Balázs\"), in the source's order.")
       .def_readonly("author_count", &Abstract::author_count)
-      .def_property_readonly("date", [](const Abstract& a) { return iso_date(a); },
-                             "\"2007\", \"2007-04\" or \"2007-04-02\"; \"\" without a year.")
+      .def_property_readonly(
+          "date", [](const Abstract& a) { return iso_date(a); },
+          "\"2007\", \"2007-04\" or \"2007-04-02\"; \"\" without a year.")
       .def_readonly("year", &Abstract::year)
       .def_readonly("month", &Abstract::month)
       .def_readonly("day", &Abstract::day)
@@ -287,12 +284,15 @@ void bind_records(py::module_& m) {
       .def_readonly("tags", &Abstract::tags)
       .def_readonly("collections", &Abstract::collections)
       .def_property_readonly("editors", [](const Abstract& a) { return names_of(a.editors); })
-      .def_readonly("source", &Abstract::source, "Absolute path of the file read (\"\" if added directly).")
+      .def_readonly("source", &Abstract::source,
+                    "Absolute path of the file read (\"\" if added directly).")
       .def_readonly("line", &Abstract::line, "1-based line in source (0 if added directly).")
-      .def("to_dict", &abstract_dict, "The fields as a dict of plain values (Writer.add() takes it back).")
+      .def("to_dict", &abstract_dict,
+           "The fields as a dict of plain values (Writer.add() takes it back).")
       .def("__repr__", &abstract_repr);
 
-  py::class_<Hit>(m, "Hit", "One hit of a search: its rank, score, snippet and abstract. Read-only.")
+  py::class_<Hit>(m, "Hit",
+                  "One hit of a search: its rank, score, snippet and abstract. Read-only.")
       .def_readonly("rank", &Hit::rank, "1-based, counting from the best hit (offset included).")
       .def_readonly("score", &Hit::score, "BM25 score; only comparable within one search.")
       .def_readonly("abstract", &Hit::abstract, "The whole Abstract.")
@@ -308,17 +308,20 @@ void bind_records(py::module_& m) {
       .def_property_readonly("pmid", [](const Hit& h) { return h.abstract.pmid; })
       .def_property_readonly("source", [](const Hit& h) { return h.abstract.source; })
       .def_property_readonly("line", [](const Hit& h) { return h.abstract.line; })
-      .def_property_readonly("snippet", [](const Hit& h) { return h.snippet.text; },
-                             "The best window of the text, \"…\" where cut; \"\" without snippets.")
-      .def_property_readonly("highlights", [](const Hit& h) { return highlights_of(h.snippet); },
-                             "(start, end) of each match in snippet, as str indices.")
+      .def_property_readonly(
+          "snippet", [](const Hit& h) { return h.snippet.text; },
+          "The best window of the text, \"…\" where cut; \"\" without snippets.")
+      .def_property_readonly(
+          "highlights", [](const Hit& h) { return highlights_of(h.snippet); },
+          "(start, end) of each match in snippet, as str indices.")
       .def("to_dict", &hit_dict, "rank, score, the abstract's fields and the snippet, as a dict.")
       .def("__repr__", [](const Hit& h) {
         return "<abstracts.Hit " + std::to_string(h.rank) + ". " + h.abstract.id + ": " +
                py::repr(py::str(h.abstract.title)).cast<std::string>() + ">";
       });
 
-  py::class_<PySearchResult>(m, "SearchResult", "The hits of a search and what the engine made of the query.")
+  py::class_<PySearchResult>(m, "SearchResult",
+                             "The hits of a search and what the engine made of the query.")
       .def_readonly("hits", &PySearchResult::hits, "list[Hit], best first (or as sorted).")
       .def_readonly("total", &PySearchResult::total,
                     "Matches in the whole index: exact if total_is_exact, else Xapian's estimate.")
@@ -332,22 +335,26 @@ void bind_records(py::module_& m) {
       .def("__len__", [](const PySearchResult& r) { return py::len(r.hits); })
       .def("__iter__", [](const PySearchResult& r) { return r.hits.attr("__iter__")(); })
       .def("__getitem__", [](const PySearchResult& r, py::object key) { return r.hits[key]; })
-      .def("to_dicts", [](const PySearchResult& r) {
-        py::list out;
-        for (const py::handle& h : r.hits) out.append(hit_dict(h.cast<const Hit&>()));
-        return out;
-      }, "Each hit's to_dict(), in order.")
+      .def(
+          "to_dicts",
+          [](const PySearchResult& r) {
+            py::list out;
+            for (const py::handle& h : r.hits) out.append(hit_dict(h.cast<const Hit&>()));
+            return out;
+          },
+          "Each hit's to_dict(), in order.")
       .def("__repr__", [](const PySearchResult& r) {
         return "<abstracts.SearchResult " + std::to_string(py::len(r.hits)) + " hits of " +
                (r.total_is_exact ? "" : "about ") + std::to_string(r.total) + ">";
       });
 
-  m.def("export", &export_citations, py::arg("items"), py::arg("format") = "bibtex",
-        py::arg("relative_to") = py::none(),
-        "The citations of items (Hits or Abstracts), in their order, as one str: format is "
-        "\"bibtex\", \"biblatex\", \"ris\" or \"csl-json\" (one JSON array). Keys are unique within "
-        "the export. A source below relative_to is named relative to it in a note; no absolute "
-        "path is written. Raises ValueError for another format, TypeError for another item.");
+  m.def(
+      "export", &export_citations, py::arg("items"), py::arg("format") = "bibtex",
+      py::arg("relative_to") = py::none(),
+      "The citations of items (Hits or Abstracts), in their order, as one str: format is "
+      "\"bibtex\", \"biblatex\", \"ris\" or \"csl-json\" (one JSON array). Keys are unique within "
+      "the export. A source below relative_to is named relative to it in a note; no absolute "
+      "path is written. Raises ValueError for another format, TypeError for another item.");
 }
 
 }  // namespace abstracts::python
