@@ -19,13 +19,14 @@ import json
 import resource
 import threading
 import time
+from typing import Any
 
 import abstracts
 
 
-def query_text(q: dict[str, object]) -> str:
+def query_text(q: dict[str, Any]) -> str:
     """The query as the C++ tool writes it (xapian_syntax, bench/speed/query_set.h)."""
-    words = [str(w) for w in q["words"]]  # type: ignore[attr-defined]
+    words = [str(w) for w in q["words"]]
     if q["kind"] == "phrase":
         return '"' + " ".join(words) + '"'
     if q["kind"] == "boolean":

@@ -1,5 +1,5 @@
 """mypy --strict over the package (its stubs and __init__.py), the Python
-examples and the code of the docs: the stubs must say what the module does, and
+examples, the benchmarks' Python scripts and the code of the docs: the stubs must say what the module does, and
 a program written as the docs show must type-check."""
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ def mypy(*paths: Path) -> subprocess.CompletedProcess[str]:
 def test_examples_docs_and_stubs_pass_mypy_strict(tmp_path: Path) -> None:
     docs = tmp_path / "docs_python.py"
     docs.write_text(as_script(ROOT / "docs" / "python.md") + as_script(ROOT / "README.md"), encoding="utf-8")
-    done = mypy(ROOT / "examples" / "python" / "reading_list.py", docs, HERE / "test_index.py")
+    done = mypy(ROOT / "examples" / "python" / "reading_list.py", docs, HERE / "test_index.py",
+                ROOT / "bench" / "python" / "throughput.py", ROOT / "bench" / "relevance" / "python_run.py")
     assert done.returncode == 0, done.stdout + done.stderr
 
 
