@@ -86,10 +86,11 @@ def corpus_dir() -> Path:
     PREFIX/lib/python3/dist-packages), else the source tree's."""
     if os.environ.get("ABSTRACTS_CORPUS"):
         return Path(os.environ["ABSTRACTS_CORPUS"])
-    prefix = Path(__file__).resolve().parents[4]
-    installed = prefix / "share" / "abstracts" / "corpus"
-    if installed.is_dir():
-        return installed
+    parents = Path(__file__).resolve().parents  # PREFIX/lib/python3/dist-packages/abstracts
+    if len(parents) > 4:
+        installed = parents[4] / "share" / "abstracts" / "corpus"
+        if installed.is_dir():
+            return installed
     return Path(source_corpus_dir)
 
 
