@@ -38,7 +38,7 @@ Abstract abstract_from_dict(const pybind11::dict& record);
 // Byte offset `byte` of the UTF-8 `text` as an index of the Python str.
 std::size_t char_offset(const std::string& text, std::size_t byte);
 
-// Defines Author-free plain classes Abstract, Hit, SearchResult and the
+// Defines the classes Abstract, Hit and SearchResult (read-only values) and the
 // function export() in `m`.
 void bind_records(pybind11::module_& m);
 

@@ -6,10 +6,12 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <atomic>
 #include <exception>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -108,7 +110,7 @@ class PyWriter {
     }
     {
       py::gil_scoped_release release;
-      std::lock_guard lock(mutex_);
+      Hold hold(*this);
       try {
         summary.failed = get().index(paths, options);
       } catch (const StopIndexing&) {
@@ -121,44 +123,65 @@ class PyWriter {
   std::string add(const py::object& record) {
     Abstract abstract = abstract_from_dict(py::dict(record));
     py::gil_scoped_release release;
-    std::lock_guard lock(mutex_);
+    Hold hold(*this);
     return get().add(std::move(abstract));
   }
 
   bool remove(const std::string& id) {
     py::gil_scoped_release release;
-    std::lock_guard lock(mutex_);
+    Hold hold(*this);
     return get().remove(id);
   }
 
   void commit() {
     py::gil_scoped_release release;
-    std::lock_guard lock(mutex_);
+    Hold hold(*this);
     get().commit();
   }
 
   std::size_t count() {
     py::gil_scoped_release release;
-    std::lock_guard lock(mutex_);
+    Hold hold(*this);
     return get().abstracts();
   }
 
   // Commits and lets the write lock go.
   void close() {
     py::gil_scoped_release release;
-    std::lock_guard lock(mutex_);
+    Hold hold(*this);
     if (!writer_) return;
     writer_->commit();
     writer_.reset();
   }
 
  private:
+  // Holds the Writer for one call. A call from a callback of index() on the
+  // thread running it would wait for itself: it is refused instead.
+  class Hold {
+   public:
+    explicit Hold(PyWriter& writer) : writer_(writer) {
+      if (writer_.owner_.load() == std::this_thread::get_id()) {
+        throw py::value_error("the Writer is busy: a callback of Writer.index() cannot use it");
+      }
+      lock_ = std::unique_lock(writer_.mutex_);
+      writer_.owner_ = std::this_thread::get_id();
+    }
+    ~Hold() { writer_.owner_ = std::thread::id(); }
+    Hold(const Hold&) = delete;
+    Hold& operator=(const Hold&) = delete;
+
+   private:
+    PyWriter& writer_;
+    std::unique_lock<std::mutex> lock_;
+  };
+
   Writer& get() {
     if (!writer_) throw py::value_error("the Writer is closed");
     return *writer_;
   }
 
   std::mutex mutex_;
+  std::atomic<std::thread::id> owner_;  // the thread in a call, while it is
   std::optional<Writer> writer_;
 };
 

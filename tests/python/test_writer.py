@@ -158,3 +158,33 @@ def test_close_commits_and_lets_the_lock_go(tmp_path: Path) -> None:
         assert len(again) == 1
     with abstracts.Index(tmp_path / "ix") as ix:
         assert ix.get("one") is not None
+
+
+def test_a_callback_of_index_cannot_use_the_writer(tmp_path: Path) -> None:
+    with abstracts.Writer(tmp_path / "ix") as w:
+
+        def progress(p: abstracts.Progress) -> None:
+            w.add({"text": "From inside the run."})  # would wait for itself
+
+        with pytest.raises(ValueError, match="busy"):
+            w.index([CORPUS], progress=progress)
+        w.add({"id": "after", "text": "After the run, the writer is free."})
+        assert len(w) == 1
+
+
+def test_file_reports_say_what_became_of_each_file(tmp_path: Path) -> None:
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    write_text_file(folder / "a.txt", ["Magnetic skyrmions in thin films.", "Quantum Hall effect in graphene."])
+    write_text_file(folder / "b.txt", ["Quantum Hall effect in graphene."])  # the same paper again
+    (folder / "paper.pdf").write_bytes(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    with abstracts.Writer(tmp_path / "ix") as w:
+        first = {Path(f.path).name: f for f in w.index([folder]).files}
+    assert first["paper.pdf"].status == "skipped" and first["paper.pdf"].kind == "PDF"
+    assert first["a.txt"].abstracts == 2 and first["a.txt"].skipped == 0 and first["a.txt"].rejected == 0
+    assert first["a.txt"].same_paper + first["b.txt"].same_paper == 1
+    (folder / "a.txt").unlink()
+    with abstracts.Writer(tmp_path / "ix") as w:
+        again = {Path(f.path).name: f for f in w.index([folder]).files}
+        assert again["a.txt"].status == "removed" and again["a.txt"].removed == 1
+        assert again["b.txt"].status == "unchanged" and len(w) == 1
