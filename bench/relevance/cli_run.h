@@ -1,5 +1,5 @@
-// The abstracts command-line tool on a collection: the real binary, as a user
-// runs it.
+// The abstracts command-line tool and the Python package on a collection: the
+// real binary and the real module, as a user runs them.
 #ifndef ABSTRACTS_BENCH_RELEVANCE_CLI_RUN_H_
 #define ABSTRACTS_BENCH_RELEVANCE_CLI_RUN_H_
 
@@ -19,6 +19,14 @@ namespace abstracts::eval {
 // abstracts::Error if the binary cannot be run, the index cannot be built, or
 // its output is not the JSON Lines of docs/cli.md.
 Run run_cli(const Collection& collection, const std::filesystem::path& binary);
+
+// The Python package as a user runs it: bench/relevance/python_run.py, under the
+// python3 the bindings were built for with PYTHONPATH=`python_dir` (the folder
+// holding the package `abstracts`), indexes the corpus with abstracts.Writer and
+// runs every question, as typed, through Index.search(question, limit=1000),
+// writing the hits as `search --json --queries` does. System "abstracts
+// Python"; its rankings must be the CLI's. Throws abstracts::Error as run_cli().
+Run run_python(const Collection& collection, const std::filesystem::path& python_dir);
 
 }  // namespace abstracts::eval
 

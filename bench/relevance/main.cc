@@ -78,7 +78,8 @@ SystemResult score(Run run, const Collection& c) {
 
 CollectionResult measure(const std::filesystem::path& data_dir, const std::string& name,
                          const std::string& split, const std::filesystem::path& run_dir,
-                         const std::filesystem::path& compare_dir, const std::filesystem::path& cli) {
+                         const std::filesystem::path& compare_dir, const std::filesystem::path& cli,
+                         const std::filesystem::path& python) {
   std::cerr << "relevance: " << name << ": loading\n";
   const auto start = std::chrono::steady_clock::now();
   const Collection c = load_collection(data_dir, name, split);
@@ -103,11 +104,15 @@ CollectionResult measure(const std::filesystem::path& data_dir, const std::strin
   std::optional<Run> earlier;
   if (!compare_dir.empty()) earlier = read_earlier_run(compare_dir, c);
   // The engine as a user runs it (the query language, as typed), then as plain
-  // text, then plain Xapian; with --cli, the real binary last.
+  // text, then plain Xapian; with --cli, the real binary; with --python, the
+  // Python package last.
   std::vector<std::function<Run(const Collection&)>> systems = {
       [](const Collection& c) { return run_engine(c); },
-      [](const Collection& c) { return run_engine(c, abstracts::QuerySyntax::kPlainText); }, &run_plain_xapian};
+      [](const Collection& c) { return run_engine(c, abstracts::QuerySyntax::kPlainText); },
+      &run_plain_xapian};
   if (!cli.empty()) systems.push_back([&cli](const Collection& c) { return run_cli(c, cli); });
+  if (!python.empty())
+    systems.push_back([&python](const Collection& c) { return run_python(c, python); });
   for (const auto& run_system : systems) {
     Run run = run_system(c);
     std::cerr << "relevance: " << name << ": " << run.system << ": indexed in " << run.index_seconds
@@ -116,6 +121,21 @@ CollectionResult measure(const std::filesystem::path& data_dir, const std::strin
     result.systems.push_back(score(std::move(run), c));
   }
   if (earlier) result.systems.push_back(score(std::move(*earlier), c));
+  // The Python package must give the CLI's answers, hit for hit.
+  const SystemResult* by_cli = nullptr;
+  const SystemResult* by_python = nullptr;
+  for (const auto& s : result.systems) {
+    if (s.run.system == "abstracts CLI") by_cli = &s;
+    if (s.run.system == "abstracts Python") by_python = &s;
+  }
+  if (by_cli != nullptr && by_python != nullptr) {
+    std::size_t hits = 0;
+    for (const auto& [qid, ranking] : by_cli->run.rankings) hits += ranking.size();
+    result.python_equals_cli = by_cli->run.rankings == by_python->run.rankings;
+    std::cerr << "relevance: " << name << ": the Python run "
+              << (*result.python_equals_cli ? "equals" : "DIFFERS from") << " the CLI's ("
+              << by_cli->run.rankings.size() << " queries, " << hits << " hits)\n";
+  }
   return result;
 }
 
@@ -130,6 +150,7 @@ int main(int argc, char** argv) {
   std::string run_dir;
   std::string compare_dir;
   std::string cli;
+  std::string python;
 
   CLI::App app{"relevance: ranking quality of abstracts vs. plain Xapian on judged collections",
                "relevance"};
@@ -151,10 +172,17 @@ int main(int argc, char** argv) {
                  "Also score the engine rankings an earlier --run-dir wrote to DIR, and compare "
                  "this run's with them query by query")
       ->check(CLI::ExistingDirectory);
-  app.add_option("--cli", cli,
-                 "Also run this abstracts binary, as a user does (index, then search --json --queries), "
-                 "as the system \"abstracts CLI\"")
+  app.add_option(
+         "--cli", cli,
+         "Also run this abstracts binary, as a user does (index, then search --json --queries), "
+         "as the system \"abstracts CLI\"")
       ->check(CLI::ExistingFile);
+  app.add_option(
+         "--python", python,
+         "Also run the Python package in this folder (the one holding abstracts/, such as "
+         "build/bench/python) as a user does, as the system \"abstracts Python\"; its run must "
+         "equal the CLI's")
+      ->check(CLI::ExistingDirectory);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -169,7 +197,7 @@ int main(int argc, char** argv) {
         collection == "all" ? collection_names() : std::vector<std::string>{collection};
     std::vector<CollectionResult> results;
     for (const auto& name : names) {
-      results.push_back(measure(data_dir, name, split, run_dir, compare_dir, cli));
+      results.push_back(measure(data_dir, name, split, run_dir, compare_dir, cli, python));
     }
     if (json) {
       print_json(std::cout, results);
@@ -180,11 +208,22 @@ int main(int argc, char** argv) {
     std::size_t refused = 0;
     for (const auto& r : results) {
       for (const auto& s : r.systems) {
-        if (s.run.system == "engine" || s.run.system == "abstracts CLI") refused += s.run.query_problems.size();
+        if (s.run.system == "engine" || s.run.system == "abstracts CLI" ||
+            s.run.system == "abstracts Python") {
+          refused += s.run.query_problems.size();
+        }
+      }
+    }
+    for (const auto& r : results) {
+      if (r.python_equals_cli == false) {
+        std::cerr << "error: " << r.name
+                  << ": the Python package's rankings differ from the CLI's\n";
+        return 1;
       }
     }
     if (refused > 0) {
-      std::cerr << "error: " << refused << " questions failed through the query language, as typed\n"
+      std::cerr << "error: " << refused
+                << " questions failed through the query language, as typed\n"
                 << "hint: the report lists them under \"queries not run as given\"\n";
       return 1;
     }

@@ -156,6 +156,11 @@ void print_markdown(std::ostream& out, const std::vector<CollectionResult>& resu
       }
       notes.push_back(std::move(list));
     }
+    if (c.python_equals_cli) {
+      notes.push_back(*c.python_equals_cli
+                          ? "abstracts Python: the same rankings as abstracts CLI, hit for hit."
+                          : "abstracts Python: rankings DIFFER from abstracts CLI's.");
+    }
     for (const auto& note : notes) out << "- " << note << "\n";
     if (!notes.empty()) out << "\n";
   }
@@ -197,17 +202,20 @@ void print_json(std::ostream& out, const std::vector<CollectionResult>& results)
                            {"recall@100", optional_json(p.recall_at_100)},
                            {"map", optional_json(p.map)}});
     }
-    collections.push_back({{"name", c.name},
-                           {"split", c.split},
-                           {"documents", c.documents},
-                           {"queries", c.queries},
-                           {"empty_documents", c.empty_documents},
-                           {"renamed_judged_ids", c.renamed_judged_ids},
-                           {"renamed_judgments", c.renamed_judgments},
-                           {"unknown_judged_ids", c.unknown_judged_ids},
-                           {"systems", std::move(systems)},
-                           {"comparisons", std::move(compared)},
-                           {"published", std::move(published)}});
+    collections.push_back(
+        {{"python_equals_cli", c.python_equals_cli ? nlohmann::ordered_json(*c.python_equals_cli)
+                                                   : nlohmann::ordered_json()},
+         {"name", c.name},
+         {"split", c.split},
+         {"documents", c.documents},
+         {"queries", c.queries},
+         {"empty_documents", c.empty_documents},
+         {"renamed_judged_ids", c.renamed_judged_ids},
+         {"renamed_judgments", c.renamed_judgments},
+         {"unknown_judged_ids", c.unknown_judged_ids},
+         {"systems", std::move(systems)},
+         {"comparisons", std::move(compared)},
+         {"published", std::move(published)}});
   }
   out << nlohmann::ordered_json{{"depth", kDepth}, {"collections", std::move(collections)}}.dump(2)
       << "\n";

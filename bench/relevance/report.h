@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct CollectionResult {
   std::size_t unknown_judged_ids = 0;  // judged ids naming no document
   std::vector<SystemResult> systems;
   std::vector<Published> published;
+  // With both the CLI and the Python package run: whether their rankings are
+  // the same, query by query and hit by hit.
+  std::optional<bool> python_equals_cli;
 };
 
 // A heading, one table (systems, then published figures, each mean with its

@@ -2,7 +2,8 @@
 # Issue 21: the Debian packages as a user gets them. Builds them (scripts/package,
 # a Release unity build of only what they hold, kept in BUILD_DIR/package for the
 # next run), installs them into this machine with apt-get, runs `abstracts search`
-# on the default index (built from the bundled corpus), finds the man page, builds
+# on the default index (built from the bundled corpus), imports the Python package
+# with Debian's python3 and searches its default index, finds the man page, builds
 # the tour of docs/library.md against the installed library through find_package
 # and through pkg-config (as C++23: the .pc file sets no -std), then purges the
 # packages and checks that the machine has the packages it had before.
@@ -11,7 +12,7 @@
 # when not root or without apt-get.
 set -euo pipefail
 src=$1 build=$2
-packages=(abstracts libabstracts0 libabstracts-dev)
+packages=(abstracts libabstracts0 libabstracts-dev python3-abstracts)
 
 if [[ $(id -u) -ne 0 ]]; then
   echo "skipped: installing the .deb into the machine needs root (CI runs as root)"
@@ -49,7 +50,7 @@ cleanup() {
     echo "FAILED: the machine's packages differ from before the test"
     status=1
   fi
-  for f in /usr/bin/abstracts /usr/share/abstracts /usr/include/abstracts; do
+  for f in /usr/bin/abstracts /usr/share/abstracts /usr/include/abstracts /usr/lib/python3/dist-packages/abstracts; do
     if [[ -e $f ]]; then echo "FAILED: $f is left after the purge"; status=1; fi
   done
   rm -rf "$work"
@@ -59,7 +60,7 @@ cleanup() {
 trap cleanup EXIT
 
 mapfile -t debs < <("$src/scripts/package" --unity "$build/package")
-[[ ${#debs[@]} -eq 3 ]] || fail "expected 3 packages, got: ${debs[*]}"
+[[ ${#debs[@]} -eq 4 ]] || fail "expected 4 packages, got: ${debs[*]}"
 echo "built ${debs[*]##*/} at $((SECONDS - started)) s"
 # The tool is whole without the shared library (it links the library's objects).
 tool_depends=$(dpkg-deb -f "$(printf '%s\n' "${debs[@]}" | grep '/abstracts_')" Depends)
@@ -81,6 +82,19 @@ grep -q "corpus/.*\.txt:[0-9]" "$work/out" || fail "no hit: $(cat "$work/out")"
 # pipe, which pipefail makes a failure.)
 version=$(run abstracts --version)
 grep -q "^index schema " <<<"$version" || fail "--version: $version"
+
+# Python, as a new user runs it (issue 45): no PYTHONPATH, Debian's python3, the
+# default index built at first use; the import as root (HOME set) leaves byte-code
+# that the purge must take away too.
+rm -rf "$work/home/.local/share/abstracts"
+title=$(run python3 -c "import abstracts; print(abstracts.Index.default().search('sparse attention').hits[0].title)" \
+  2>"$work/err") || fail "python3 import abstracts: $(cat "$work/err")"
+[[ $title == "Sparse attention is becoming"* ]] || fail "python3: unexpected title: $title"
+grep -q "indexing the bundled corpus (/usr/share/abstracts/corpus)" "$work/err" ||
+  fail "python3: the default index was not built from the bundled corpus: $(cat "$work/err")"
+python_depends=$(dpkg-deb -f "$(printf '%s\n' "${debs[@]}" | grep '/python3-abstracts_')" Depends)
+[[ $python_depends == *"libabstracts0 (= "* && $python_depends == *"python3 (<< "* ]] ||
+  fail "python3-abstracts depends on: $python_depends"
 
 [[ $(run man -w abstracts) == /usr/share/man/man1/abstracts.1.gz ]] || fail "man -w abstracts"
 page=$(run env MANWIDTH=80 man abstracts 2>"$work/man-err")
