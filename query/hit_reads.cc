@@ -16,7 +16,8 @@ const HitReads::Read& HitReads::of(Xapian::docid id) {
   if (auto it = reads_.find(id); it != reads_.end()) return it->second;
   Read read;  // kept only once whole (a read that throws keeps nothing)
   for (auto t = db_.termlist_begin(id); t != db_.termlist_end(id); ++t) read.terms.emplace_back(*t, t.get_wdf());
-  read.positions = db_.get_document(id).get_value(schema::kPositionsSlot);
+  const auto kept = documents_.find(id);
+  read.positions = (kept != documents_.end() ? kept->second : db_.get_document(id)).get_value(schema::kPositionsSlot);
   return reads_.emplace(id, std::move(read)).first->second;
 }
 

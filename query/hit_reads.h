@@ -30,9 +30,17 @@ class HitReads {
   // `id`'s reads; the reference stays valid for the object's life.
   const Read& of(Xapian::docid id);
 
+  // Keeps `doc`, a hit's document as its MSet holds it, for of() to read its
+  // values from: MSet::fetch() asks each remote shard for all of its hits'
+  // documents in one go, where Database::get_document() asks for one.
+  void keep(Xapian::docid id, const Xapian::Document& doc) { documents_.try_emplace(id, doc); }
+  // Whether `id` was read, or its document kept.
+  bool has(Xapian::docid id) const { return reads_.contains(id) || documents_.contains(id); }
+
  private:
   const Xapian::Database& db_;
   std::unordered_map<Xapian::docid, Read> reads_;
+  std::unordered_map<Xapian::docid, Xapian::Document> documents_;
 };
 
 }  // namespace abstracts::query
