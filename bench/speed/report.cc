@@ -334,6 +334,20 @@ void write_report(const fs::path& dir) {
          << kind("boolean") << " | " << kind("question") << " | " << f.queries_with_hits << " / " << f.queries
          << " | " << f.errors << " |\n";
     }
+    // Issue 44: each class of query against the floor under it, Xapian's
+    // matcher alone over the same index (target: within 1.3x, p50 and p99).
+    if (systems.contains("engine") && systems.contains("matcher")) {
+      md << "| engine ÷ Xapian's matcher alone | p50 | p99 |\n|---|---:|---:|\n";
+      auto& e = systems["engine"].kinds;
+      auto& m = systems["matcher"].kinds;
+      for (const std::string kind : {"all", "keyword", "phrase", "boolean", "question"}) {
+        if (!e.contains(kind) || !m.contains(kind)) continue;
+        const double p50 = e[kind][0].median / m[kind][0].median, p99 = e[kind][2].median / m[kind][2].median;
+        md << "| " << kind << " | " << fmt(p50, 2) << "x | " << fmt(p99, 2) << "x |\n";
+        results["matcher_ratio"][std::to_string(size)][kind] = {{"p50", p50}, {"p99", p99}};
+      }
+      md << "\n";
+    }
     md << "\n| engine vs | p50 ratio | p95 ratio | p99 ratio | peer p99 ÷ engine p99 |\n|---|---:|---:|---:|---:|\n";
     for (const std::string peer : {"xapian", "fts5"}) {
       if (!systems.contains("engine") || !systems.contains(peer)) continue;

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -64,6 +66,44 @@ TEST(SpeedReport, EndToEndPoolsTheRoundsOfEachWord) {
     }
   }
   EXPECT_TRUE(found) << results.at("targets_issue20").dump();
+}
+
+// One `speed search` record: every pass gives each kind these p50 and p99.
+json search_record(const std::string& system, long size, const std::map<std::string, std::pair<double, double>>& kinds) {
+  json pass = json::object();
+  for (const auto& [kind, p] : kinds) {
+    pass[kind] = {{"p50_ms", p.first}, {"p95_ms", p.second}, {"p99_ms", p.second}, {"mean_ms", p.first},
+                  {"queries", 10}};
+  }
+  return {{"system", system}, {"size", size}, {"passes", json::array({pass, pass})}, {"hits", 1},
+          {"queries_with_hits", 10}, {"error_count", 0}, {"open_ms", 1}};
+}
+
+// Issue 44: each class of query against Xapian's matcher alone on the same index.
+TEST(SpeedReport, Issue44EachQueryClassIsSetAgainstTheMatcherFloor) {
+  TempDir dir;
+  fs::create_directories(dir / "search");
+  write_json(dir / "machine.json", {{"real_abstracts", 1000}});
+  write_json(dir / "run.json", {{"seconds", 1}});
+  write_json(dir / "search" / "engine-1000.json",
+             search_record("engine", 1000, {{"all", {2, 12}}, {"keyword", {1.2, 6}}, {"question", {9, 40}}}));
+  write_json(dir / "search" / "matcher-1000.json",
+             search_record("matcher", 1000, {{"all", {1, 10}}, {"keyword", {1, 5}}, {"question", {3, 20}}}));
+
+  write_report(dir.path());
+
+  json results;
+  std::ifstream(dir / "results.json") >> results;
+  const json& r = results.at("matcher_ratio").at("1000");
+  EXPECT_DOUBLE_EQ(r.at("all").at("p50"), 2);
+  EXPECT_DOUBLE_EQ(r.at("all").at("p99"), 1.2);
+  EXPECT_DOUBLE_EQ(r.at("keyword").at("p50"), 1.2);
+  EXPECT_DOUBLE_EQ(r.at("question").at("p50"), 3);
+  EXPECT_DOUBLE_EQ(r.at("question").at("p99"), 2);
+  EXPECT_FALSE(r.contains("phrase")) << "no phrase figures were given";
+  std::ifstream md(dir / "report.md");
+  const std::string report((std::istreambuf_iterator<char>(md)), std::istreambuf_iterator<char>());
+  EXPECT_NE(report.find("| question | 3.00x | 2.00x |"), std::string::npos) << report;
 }
 
 }  // namespace
