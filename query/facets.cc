@@ -160,13 +160,9 @@ std::vector<std::size_t> people(const std::vector<NameForm>& forms) {
   return group;
 }
 
-// The forms of a family name in the index whose facet terms start with `head`
-// (the prefix and the key's own separator), in term order.
-std::vector<NameForm> forms_in_index(const Xapian::Database& db, const std::string& head) {
-  std::vector<NameForm> forms;
-  for (auto t = db.allterms_begin(head); t != db.allterms_end(head); ++t)
-    forms.push_back(name_form(*t));
-  return forms;
+// The name one author facet term says, as shown.
+std::string shown_name(std::string_view term) {
+  return display_name(author_terms::parse_facet_value(term.substr(schema::kAuthorFacetPrefix.size())).author);
 }
 
 // The key of an author's facet term: what comes before the first separator.
@@ -216,8 +212,7 @@ std::vector<FacetCount> author_counts(const Xapian::Database& db) {
   std::vector<NameForm> forms;
   auto flush = [&] {
     if (terms.size() == 1) {
-      const auto name = author_terms::parse_facet_value(std::string_view(terms[0].first).substr(p.size()));
-      out.push_back({display_name(name.author), terms[0].second});
+      out.push_back({shown_name(terms[0].first), terms[0].second});
     } else if (!terms.empty()) {
       forms.clear();
       for (const auto& [term, n] : terms) forms.push_back(name_form(term));
@@ -315,8 +310,8 @@ std::vector<FacetCount> author_counts_of(const Xapian::Database& db, const Facet
     const auto it = spy.counts_.find(f.term);
     return it == spy.counts_.end() ? 0 : it->second;
   };
-  // Each key's forms in the index: a B-tree seek a key (forms_in_index), or,
-  // when the matches name people by the hundred thousand, one walk over every
+  // Each key's forms in the index: a B-tree seek a key, or, when the matches
+  // name people by the hundred thousand, one walk over every
   // author's term (about 4 us a seek against 0.15 us a term walked, and some
   // five terms an abstract): at a million abstracts, 400,000 seeks took 1.5 s.
   const bool walk = keys.size() * 25 > db.get_doccount();
@@ -346,29 +341,26 @@ std::vector<FacetCount> author_counts_of(const Xapian::Database& db, const Facet
       }
       return extra;
     };
-    // A term cut short within its key has no separator: it is its own family.
-    // Most keys have one form, which needs no more than its name.
-    std::vector<NameForm> forms;
+    std::vector<std::string> terms;
     if (walk) {
-      auto& terms = walked[key];
-      if (const std::string cut = std::string(schema::kAuthorFacetPrefix) + key; spy.counts_.contains(cut)) {
-        terms.push_back(cut);
-      }
-      if (terms.size() == 1) {
-        const auto it = spy.counts_.find(terms[0]);
-        if (it != spy.counts_.end()) {
-          const std::string_view value = std::string_view(terms[0]).substr(schema::kAuthorFacetPrefix.size());
-          out.push_back({display_name(author_terms::parse_facet_value(value).author), it->second});
-        }
-        continue;
-      }
-      for (auto& term : terms) forms.push_back(name_form(std::move(term)));
+      terms = std::move(walked[key]);
     } else {
-      forms = forms_in_index(db, std::string(schema::kAuthorFacetPrefix) + key + '\x1f');
-      if (const std::string cut = std::string(schema::kAuthorFacetPrefix) + key; spy.counts_.contains(cut)) {
-        forms.push_back(name_form(cut));
-      }
+      const std::string head = std::string(schema::kAuthorFacetPrefix) + key + '\x1f';
+      for (auto t = db.allterms_begin(head); t != db.allterms_end(head); ++t) terms.push_back(*t);
     }
+    // A term cut short within its key has no separator: it is its own family.
+    if (const std::string cut = std::string(schema::kAuthorFacetPrefix) + key; spy.counts_.contains(cut)) {
+      terms.push_back(cut);
+    }
+    // Most keys have one form, which needs no more than its name.
+    if (terms.size() == 1) {
+      if (const auto it = spy.counts_.find(terms[0]); it != spy.counts_.end()) {
+        out.push_back({shown_name(terms[0]), it->second});
+      }
+      continue;
+    }
+    std::vector<NameForm> forms;
+    for (auto& term : terms) forms.push_back(name_form(std::move(term)));
     count_people(forms, count, both, out);
   }
   return out;
