@@ -32,17 +32,14 @@ std::vector<std::pair<std::string, double>> relevance_model(Xapian::Database& db
   std::unordered_map<std::string, double> model;
   std::vector<std::vector<Vote>> all_votes;
   std::unordered_map<std::string, Xapian::doccount> termfreqs;
+  HitReads own(db);
+  HitReads& from = reads != nullptr ? *reads : own;
   for (const auto& [it, score] : top) {
     auto& votes = all_votes.emplace_back();
-    auto vote = [&](const std::string& term, Xapian::termcount wdf) {
+    for (const auto& [term, wdf] : from.of(*it).terms) {
       if (term.starts_with(schema::kIdPrefix)) top_ids.emplace_back(term);
-      if (wdf == 0 || !schema::is_word_term(term) || term.size() < 2) return;
+      if (wdf == 0 || !schema::is_word_term(term) || term.size() < 2) continue;
       votes.push_back({term, wdf, 0});
-    };
-    if (reads != nullptr) {
-      for (const auto& [term, wdf] : reads->of(*it).terms) vote(term, wdf);
-    } else {
-      for (auto t = db.termlist_begin(*it); t != db.termlist_end(*it); ++t) vote(*t, t.get_wdf());
     }
   }
   // Abstract counts are B-tree reads, each a round trip to every remote shard

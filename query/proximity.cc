@@ -80,8 +80,6 @@ Proximity::Proximity(const Xapian::Database& db, const Xapian::Query& query, uns
     total_ += word.weight;
     words_.push_back(std::move(word));
   }
-  for (std::size_t k = 0; k < terms_.size(); ++k) by_term_.push_back(k);
-  std::sort(by_term_.begin(), by_term_.end(), [&](std::size_t a, std::size_t b) { return terms_[a] < terms_[b]; });
 }
 
 std::vector<double> Proximity::coverage(const std::vector<Xapian::docid>& docs, HitReads* reads) const {
@@ -93,24 +91,13 @@ std::vector<double> Proximity::coverage(const std::vector<Xapian::docid>& docs, 
   // Each hit's own term list and positions value: on the shards of a cluster a
   // posting list would come over the network whole (a message per posting),
   // and a value stream document by document anyway.
+  HitReads own(db_);
+  HitReads& from = reads != nullptr ? *reads : own;
   std::vector<bool> present(terms_.size());
   for (std::size_t i : order) {
-    const Xapian::docid did = docs[i];
-    if (reads != nullptr) {
-      const HitReads::Read& read = reads->of(did);
-      for (std::size_t k = 0; k < terms_.size(); ++k) present[k] = read.has(terms_[k]);
-      if (!read.positions.empty()) out[i] = coverage(read.positions, present);
-      continue;
-    }
-    auto t = db_.termlist_begin(did);
-    for (std::size_t k = 0; k < terms_.size(); ++k) present[k] = false;
-    for (std::size_t k : by_term_) {  // terms in ascending order, as a term list is
-      if (t == db_.termlist_end(did)) break;
-      t.skip_to(terms_[k]);
-      present[k] = t != db_.termlist_end(did) && *t == terms_[k];
-    }
-    const std::string value = db_.get_document(did).get_value(schema::kPositionsSlot);
-    if (!value.empty()) out[i] = coverage(value, present);
+    const HitReads::Read& read = from.of(docs[i]);
+    for (std::size_t k = 0; k < terms_.size(); ++k) present[k] = read.has(terms_[k]);
+    if (!read.positions.empty()) out[i] = coverage(read.positions, present);
   }
   return out;
 }

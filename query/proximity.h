@@ -41,7 +41,6 @@ class Proximity {
 
   Xapian::Database db_;
   std::vector<std::string> terms_;  // every term of every word, once
-  std::vector<std::size_t> by_term_;  // indexes into terms_, in term order
   std::vector<Word> words_;
   double total_ = 0;
   unsigned window_;

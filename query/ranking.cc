@@ -189,19 +189,19 @@ Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xa
   const Proximity proximity(db, asked, r.proximity_window);
   auto& hits = ranking.hits;
   const std::size_t depth = std::min<std::size_t>(r.proximity_depth, hits.size());
-  if (reads != nullptr) {
-    // The documents of the hits not read yet, asked for together (a remote
-    // shard gets the requests at once and answers them in turn), not in turn.
-    std::vector<std::size_t> unread;
-    for (std::size_t i = 0; i < depth; ++i) {
-      if (!reads->has(*hits[i].it)) unread.push_back(i);
-    }
-    for (std::size_t i : unread) ranking.mset.fetch(hits[i].it, std::next(hits[i].it));
-    for (std::size_t i : unread) reads->keep(*hits[i].it, hits[i].it.get_document());
+  HitReads own(db);
+  HitReads& from = reads != nullptr ? *reads : own;
+  // The documents of the hits not read yet, asked for together (a remote shard
+  // gets the requests at once and answers them in turn), not in turn.
+  std::vector<std::size_t> unread;
+  for (std::size_t i = 0; i < depth; ++i) {
+    if (!from.has(*hits[i].it)) unread.push_back(i);
   }
+  for (std::size_t i : unread) ranking.mset.fetch(hits[i].it, std::next(hits[i].it));
+  for (std::size_t i : unread) from.keep(*hits[i].it, hits[i].it.get_document());
   std::vector<Xapian::docid> docs;
   for (std::size_t i = 0; i < depth; ++i) docs.push_back(*hits[i].it);
-  const std::vector<double> coverage = proximity.coverage(docs, reads);
+  const std::vector<double> coverage = proximity.coverage(docs, &from);
   for (std::size_t i = 0; i < depth; ++i) hits[i].score *= 1 + r.proximity_weight * coverage[i];
   // Scores only grow, so the rescored hits stay ahead of the rest.
   std::stable_sort(hits.begin(), hits.begin() + static_cast<long>(depth),
