@@ -3,6 +3,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <vector>
@@ -117,6 +118,12 @@ std::string isbn13(std::string_view text) {
   for (int i = 0; i < 12; ++i) sum += (i % 2 == 0 ? 1 : 3) * digit(digits[i]);
   digits += static_cast<char>('0' + (10 - sum % 10) % 10);
   return digits;
+}
+
+std::string citation_key_term(std::string_view key) {
+  std::string lower(key);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return field_term(kCitationKeyPrefix, lower);
 }
 
 std::string identifier_term(std::string_view scheme, std::string_view id) {

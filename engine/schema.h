@@ -169,6 +169,10 @@ std::string isbn13(std::string_view text);
 // Its XI term, as the indexer and the query parser both build it.
 std::string identifier_term(std::string_view scheme, std::string_view id);
 
+// The XB term of a citation key ("Romatschke2018a"): its ASCII letters in lower
+// case, as the indexer, `key:`, a pasted key and `show` all build it.
+std::string citation_key_term(std::string_view key);
+
 // The XF term of a source file: a hash keeps it short for any path length.
 std::string file_term(std::string_view absolute_path);
 

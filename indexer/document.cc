@@ -238,11 +238,7 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
     }
     at = end + 1;
   }
-  if (!a.citation_key.empty()) {
-    std::string key = a.citation_key;
-    for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    doc.add_boolean_term(field_term(kCitationKeyPrefix, key));
-  }
+  if (!a.citation_key.empty()) doc.add_boolean_term(citation_key_term(a.citation_key));
   // A Zotero item can change alone: its record term lets it be taken out alone.
   if (!a.zotero_key.empty()) doc.add_boolean_term(record_term(a.source, a.line));
   if (!a.source.empty()) {

@@ -118,11 +118,7 @@ Xapian::Document PaperWriter::document(const std::vector<PaperRecord>& paper) co
   for (const auto& r : paper) {
     if (!r.abstract.zotero_key.empty()) doc.add_boolean_term(schema::record_term(r.abstract.source, r.abstract.line));
     for (const auto& term : link_terms(r.abstract)) doc.add_boolean_term(term);
-    if (!r.abstract.citation_key.empty()) {
-      std::string key = r.abstract.citation_key;
-      for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      doc.add_boolean_term(schema::field_term(schema::kCitationKeyPrefix, key));
-    }
+    if (!r.abstract.citation_key.empty()) doc.add_boolean_term(schema::citation_key_term(r.abstract.citation_key));
     if (r.abstract.source.empty()) continue;
     const auto name = std::filesystem::path(r.abstract.source).filename().string();
     doc.add_boolean_term(schema::field_term(schema::kSourcePrefix, analysis::Analyzer::fold(name)));

@@ -196,7 +196,7 @@ std::optional<IdentifierQuery> read_identifier(std::string_view text) {
 
 std::vector<std::string> identifier_terms(const IdentifierQuery& id) {
   if (id.scheme == "key") {
-    return {schema::field_term(schema::kCitationKeyPrefix, lower(id.value)), schema::id_term(id.value),
+    return {schema::citation_key_term(id.value), schema::id_term(id.value),
             schema::id_term(lower(id.value))};
   }
   return {schema::identifier_term(id.scheme, id.value)};

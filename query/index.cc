@@ -228,11 +228,7 @@ std::optional<Abstract> Index::get(std::string_view id) const {
       for (auto& term : query::identifier_terms(*identifier)) terms.push_back(std::move(term));
     }
     // A key of letters alone ("GeBKMjSz", Manubot's) is a word to search, but show's argument is a key.
-    if (!id.empty() && id.size() <= schema::kMaxFieldBytes) {
-      std::string key(id);
-      for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      terms.push_back(schema::field_term(schema::kCitationKeyPrefix, key));
-    }
+    if (!id.empty() && id.size() <= schema::kMaxFieldBytes) terms.push_back(schema::citation_key_term(id));
     for (const auto& term : terms) {
       auto it = db.postlist_begin(term);
       if (it != db.postlist_end(term)) return schema::stored_abstract(db.get_document(*it), *it, stored);

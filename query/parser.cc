@@ -913,9 +913,7 @@ class Grammar {
     } else if (f == "doi" || f == "arxiv" || f == "pmid" || f == "pmcid" || f == "isbn") {
       e.q = boolean(schema::identifier_term(f, lx.text));
     } else if (f == "key") {
-      std::string key = lx.text;
-      for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      e.q = boolean(schema::field_term(schema::kCitationKeyPrefix, key));
+      e.q = boolean(schema::citation_key_term(lx.text));
     } else if (f == "id") {
       e.q = boolean(schema::id_term(lx.text));
     } else if (f == "source") {
