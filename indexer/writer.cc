@@ -22,6 +22,7 @@
 #include "indexer/input_files.h"
 #include "indexer/papers.h"
 #include "indexer/reader.h"
+#include "indexer/tiers.h"
 #include "indexer/watch.h"
 #include "indexer/zotero.h"
 #include "indexer/zotero_sync.h"
@@ -574,7 +575,17 @@ struct Writer::Impl {
     }
     drop_gone_files(options);
     commit();
+    settle_tiers();
     return failed;
+  }
+
+  // Builds the impact tiers (engine/tiers.h) of an index that is large enough
+  // and changed since they were built. Not after every commit: a run of `index`
+  // or `sync` is the unit, and a search between weighs plain terms.
+  void settle_tiers() {
+    if (shard.count != 0) return;  // a cluster's shard: remote shards weigh plain terms
+    const fs::path generation = layout::current_generation(dir);
+    if (indexer::tiers_due(generation, db)) indexer::build_tiers(generation, db);
   }
 
   // Writer::update: each changed path's files indexed again (or forgotten) by

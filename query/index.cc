@@ -24,6 +24,7 @@
 #include "query/ranking.h"
 #include "query/similar.h"
 #include "query/spelling.h"
+#include "query/tiers.h"
 
 namespace abstracts {
 namespace fs = std::filesystem;
@@ -137,7 +138,10 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
                                 Xapian::Query(Xapian::Query::OP_OR, ids.begin(), ids.end()));
       }
       Xapian::Enquire enquire(db);
-      enquire.set_query(r.query);
+      // One local database: common words walk their impact tiers, if it has them.
+      enquire.set_query(impl_->pool.is_cluster()
+                            ? r.query
+                            : query::with_tiers(impl_->pool.dir(), db, r.query, options.ranking, &deadline));
       enquire.set_weighting_scheme(query::bm25(options.ranking, &deadline));
       RankingOptions ranking = options.ranking;
       if (options.sort == SortOrder::kDate || options.sort == SortOrder::kOldest) {

@@ -9,7 +9,6 @@
 //   measure  run a command as a child: wall time, CPU, peak memory, disk size
 //   search   per-query latency of one system over the query set
 //   throughput  queries per second of T threads sharing one engine Index
-//   tiers    impact tiers of frequent words on Xapian's matcher: same top 10, how much faster (issue 44)
 //   report   aggregate a results folder into results.json, report.md and plot data
 // Exit status: 0 on success, 2 on error.
 #include <CLI/CLI.hpp>
@@ -29,7 +28,6 @@
 #include "bench/speed/synth.h"
 #include "bench/speed/system.h"
 #include "bench/speed/throughput.h"
-#include "bench/speed/tiers.h"
 #include "bench/speed/zotero_synth.h"
 
 namespace {
@@ -264,20 +262,6 @@ int main(int argc, char** argv) {
   sea->add_option("--set", set_fields, "key=value to add to the record (repeatable)")
       ->allow_extra_args(false);
 
-  TierOptions tier_options;
-  std::string side;
-  auto* tie = app.add_subcommand(
-      "tiers", "Build impact tiers of INDEX's frequent words in a side database at --side, then time QUERIES "
-               "through Xapian's matcher with plain and with tiered words (issue 44): same top 10? how fast?");
-  tie->add_option("INDEX", index_path, "The engine's index directory")->required()->check(CLI::ExistingPath);
-  tie->add_option("QUERIES", queries_file, "Query file from `speed queries`")->required()->check(CLI::ExistingFile);
-  tie->add_option("--side", side, "The side database to write (replaced if there)")->required();
-  tie->add_option("--min-share", tier_options.min_share, "Tier the words in at least this share of the abstracts")
-      ->capture_default_str();
-  tie->add_option("--top", tier_options.top, "The first tier's share of a word's postings")->capture_default_str();
-  tie->add_option("--second", tier_options.second, "The first two tiers' share")->capture_default_str();
-  tie->add_option("--passes", passes, "Timed passes after one warm-up pass")->capture_default_str()->check(CLI::PositiveNumber);
-
   auto* rep = app.add_subcommand("report", "Aggregate RESULTS_DIR into results.json, report.md and plot data");
   rep->add_option("RESULTS_DIR", results_dir, "The folder scripts/bench-speed fills")->required()->check(CLI::ExistingDirectory);
 
@@ -332,10 +316,6 @@ int main(int argc, char** argv) {
       json j = search_record(system, time_queries(find_system(system), index_path, queries, passes));
       j.update(fields(set_fields));
       write_json(j, out);
-    } else if (tie->parsed()) {
-      json j{{"build", build_tiers(index_path, side, tier_options)}};
-      j["queries"] = compare_tiers(index_path, side, load_queries(queries_file), passes);
-      write_json(j, "-");
     } else if (rep->parsed()) {
       write_report(results_dir);
     }

@@ -1,0 +1,84 @@
+// Impact tiers: what the indexer writes (indexer/tiers.h) and the query layer
+// reads (query/tiers.h) so that a query of common words stops weighing every
+// abstract that has them (issue 44).
+//
+// Xapian 1.4's matcher skips postings only by a word's highest weight over its
+// whole list, and a common word's list has some posting of high weight. So each
+// word in at least kTieredShare of the abstracts has its postings ranked by
+// impact (the term-frequency part of BM25) and its best ones listed again, in
+// two tiers, in a side database of the generation (GENERATION/tiers, posting
+// lists only). A query's word then walks its whole list only while a posting of
+// the rest's impact could still reach the top hits, and after that only its
+// tiers. The weights are BM25's, computed as Xapian::BM25Weight computes them, so
+// hits and scores are the same bit for bit.
+//
+// The side database names the index it was built from: its document count and
+// last document number (the indexer only adds documents and deletes them, so any
+// change moves one of them), and the k1 and b of its impacts. A reader uses it
+// only for that index and those parameters; any other search weighs plain terms.
+#ifndef ABSTRACTS_ENGINE_TIERS_H_
+#define ABSTRACTS_ENGINE_TIERS_H_
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include <xapian.h>
+
+namespace abstracts::tiers {
+
+// Below this many abstracts the index has no tiers: on Xapian's matcher at 115k
+// they took keywords from 0.57 to 0.36 ms (p50), not worth a build step, and at
+// 1M from 5.4 to 2.4 ms (9046f44's `speed tiers`, docs/performance.md).
+inline constexpr Xapian::doccount kMinAbstracts = 250000;
+// Words in at least this share of the abstracts are tiered.
+inline constexpr double kTieredShare = 0.005;
+// The first tier holds this share of a word's postings, the first two this
+// share (and any posting of the same impact as the last of them).
+inline constexpr double kFirstShare = 0.01;
+inline constexpr double kSecondShare = 0.10;
+
+// The side database of the generation `generation`.
+inline std::filesystem::path side_path(const std::filesystem::path& generation) { return generation / "tiers"; }
+
+// Term names of the side database: the tiers' posting lists ...
+inline std::string first_term(std::string_view word) { return std::string("1:").append(word); }
+inline std::string second_term(std::string_view word) { return std::string("2:").append(word); }
+// ... and the metadata keys of each tiered word's highest impacts: of its first
+// tier, of its second, and of the rest.
+inline std::string bound_key(char tier, std::string_view word) { return std::string{tier, ':'}.append(word); }
+inline constexpr char kFirst = '1', kSecond = '2', kRest = 'r';
+// The index the side database was built from, and its BM25 parameters.
+inline constexpr std::string_view kDocCountKey = "doccount", kLastDocKey = "lastdocid", kK1Key = "k1", kBKey = "b";
+
+// BM25 as Xapian::BM25Weight computes it (xapian-core 1.4 weight/bm25weight.cc)
+// with k2 = 0, k3 = 1, min_normlen 0.5, for a leaf of wqf 1 and factor 1: the
+// same operations in the same order, so the same doubles.
+struct Bm25 {
+  double k1, b, len_factor;
+  Xapian::doccount docs;
+
+  Bm25(double k1_, double b_, const Xapian::Database& db)
+      : k1(k1_), b(b_), len_factor(db.get_avlength() > 0 ? 1 / db.get_avlength() : 0), docs(db.get_doccount()) {}
+
+  // The term-frequency part, 0 to 1: a posting's impact.
+  double impact(Xapian::termcount wdf, Xapian::termcount len) const {
+    const double normlen = std::max(len * len_factor, 0.5);
+    const double w = wdf;
+    return w / (k1 * (normlen * b + (1 - b)) + w);
+  }
+  // The weight of a word that `tf` abstracts have, per unit of impact.
+  double termweight(Xapian::doccount tf) const {
+    double tw = (docs - tf + 0.5) / (tf + 0.5);
+    if (tw < 2) tw = tw * 0.5 + 1;
+    double t = std::log(tw) * 1.0;   // factor 1
+    t *= (1 + 1) * 1.0 / (1 + 1.0);  // (k3 + 1) wqf / (k3 + wqf), k3 = wqf = 1
+    return t * (k1 + 1);
+  }
+};
+
+}  // namespace abstracts::tiers
+
+#endif  // ABSTRACTS_ENGINE_TIERS_H_

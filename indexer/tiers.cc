@@ -1,0 +1,120 @@
+#include "indexer/tiers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "abstracts/search.h"
+#include "engine/schema.h"
+#include "engine/tiers.h"
+
+namespace abstracts::indexer {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every digit a double has, so that the reader gets the same one back.
+std::string exact(double d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  return buf;
+}
+
+bool built_for(const Xapian::Database& side, const Xapian::Database& db) {
+  const RankingOptions defaults;
+  return side.get_metadata(std::string(tiers::kDocCountKey)) == std::to_string(db.get_doccount()) &&
+         side.get_metadata(std::string(tiers::kLastDocKey)) == std::to_string(db.get_lastdocid()) &&
+         side.get_metadata(std::string(tiers::kK1Key)) == exact(defaults.k1) &&
+         side.get_metadata(std::string(tiers::kBKey)) == exact(defaults.b);
+}
+
+}  // namespace
+
+bool tiers_due(const fs::path& generation, const Xapian::Database& db) {
+  if (db.get_doccount() < tiers::kMinAbstracts) return false;
+  std::error_code ec;
+  if (!fs::exists(tiers::side_path(generation), ec)) return true;
+  try {
+    return !built_for(Xapian::Database(tiers::side_path(generation).string()), db);
+  } catch (const Xapian::Error&) {
+    return true;  // unreadable: built again
+  }
+}
+
+void build_tiers(const fs::path& generation, const Xapian::Database& db) {
+  const RankingOptions defaults;
+  const tiers::Bm25 bm25(defaults.k1, defaults.b, db);
+  const auto min_tf = static_cast<Xapian::doccount>(std::ceil(tiers::kTieredShare * db.get_doccount()));
+  const fs::path building = generation / "tiers.new", final_path = tiers::side_path(generation);
+  fs::remove_all(building);
+  Xapian::WritableDatabase side(building.string(), Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_NO_TERMLIST |
+                                                       Xapian::DB_BACKEND_GLASS);
+  // Each tier posting as (document << 32 | word << 1 | second tier), added as
+  // the documents' terms at the end, in document order (the cheapest for
+  // Xapian to write): 8 bytes each, 96 MB for 12 million at 1M abstracts.
+  std::vector<std::string> words;
+  std::vector<std::uint64_t> postings;
+  std::vector<std::pair<double, Xapian::docid>> by_impact;
+  for (auto t = db.allterms_begin(); t != db.allterms_end(); ++t) {
+    const std::string word = *t;
+    if (!schema::is_word_term(word) || t.get_termfreq() < min_tf) continue;
+    by_impact.clear();
+    for (auto p = db.postlist_begin(word); p != db.postlist_end(word); ++p)
+      by_impact.emplace_back(bm25.impact(p.get_wdf(), p.get_doclength()), *p);
+    // Puts the postings from..k-1 in place, k being `share` of them (at least
+    // `at_least`) and those of the same impact as the last: each one's impact
+    // is at least any later one's. Returns k.
+    auto cut = [&](double share, std::size_t from, std::size_t at_least) {
+      const std::size_t n = by_impact.size();
+      const std::size_t k = std::min(n, std::max(at_least, static_cast<std::size_t>(static_cast<double>(n) * share)));
+      if (k <= from) return from;
+      std::nth_element(by_impact.begin() + static_cast<long>(from), by_impact.begin() + static_cast<long>(k - 1),
+                       by_impact.end(), std::greater<>());
+      const double last = by_impact[k - 1].first;
+      const auto ties = std::partition(by_impact.begin() + static_cast<long>(k), by_impact.end(),
+                                       [&](const auto& p) { return p.first >= last; });
+      return static_cast<std::size_t>(ties - by_impact.begin());
+    };
+    const std::size_t first = cut(tiers::kFirstShare, 0, 1);
+    const std::size_t second = cut(tiers::kSecondShare, first, first);
+    auto highest = [&](std::size_t from, std::size_t to) {
+      double h = 0;
+      for (std::size_t i = from; i < to; ++i) h = std::max(h, by_impact[i].first);
+      return h;
+    };
+    side.set_metadata(tiers::bound_key(tiers::kFirst, word), exact(highest(0, first)));
+    side.set_metadata(tiers::bound_key(tiers::kSecond, word), exact(highest(first, second)));
+    side.set_metadata(tiers::bound_key(tiers::kRest, word), exact(highest(second, by_impact.size())));
+    const std::uint64_t code = words.size() << 1;
+    for (std::size_t i = 0; i < second; ++i)
+      postings.push_back(std::uint64_t{by_impact[i].second} << 32 | code | (i < first ? 0 : 1));
+    words.push_back(word);
+  }
+  std::vector<std::pair<double, Xapian::docid>>().swap(by_impact);
+  std::sort(postings.begin(), postings.end());
+  for (std::size_t i = 0; i < postings.size();) {
+    const auto docid = static_cast<Xapian::docid>(postings[i] >> 32);
+    Xapian::Document doc;
+    for (; i < postings.size() && postings[i] >> 32 == docid; ++i) {
+      const std::string& word = words[(postings[i] & 0xffffffff) >> 1];
+      doc.add_boolean_term((postings[i] & 1) == 0 ? tiers::first_term(word) : tiers::second_term(word));
+    }
+    side.replace_document(docid, doc);
+  }
+  side.set_metadata(std::string(tiers::kDocCountKey), std::to_string(db.get_doccount()));
+  side.set_metadata(std::string(tiers::kLastDocKey), std::to_string(db.get_lastdocid()));
+  side.set_metadata(std::string(tiers::kK1Key), exact(defaults.k1));
+  side.set_metadata(std::string(tiers::kBKey), exact(defaults.b));
+  side.commit();
+  side.close();
+  // A reader holding the old side database open keeps reading its files.
+  fs::remove_all(final_path);
+  fs::rename(building, final_path);
+}
+
+}  // namespace abstracts::indexer

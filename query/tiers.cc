@@ -1,0 +1,243 @@
+#include "query/tiers.h"
+
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "abstracts/error.h"
+#include "engine/layout.h"
+#include "engine/schema.h"
+#include "engine/tiers.h"
+#include "query/deadline.h"
+
+namespace abstracts::query {
+namespace {
+
+// The highest weights of a tiered word's first tier, second tier and rest.
+struct Bounds {
+  double first, second, rest;
+};
+
+// A tiered word: its whole list while the matcher may still need a posting of
+// the rest's impact; then only its two tiers, merged; then only the first. The
+// matcher's min_wt only grows during a match, so a tier left out stays out.
+// Weighs each posting as Xapian::BM25Weight would (tiers::Bm25).
+class TieredWord : public Xapian::PostingSource {
+ public:
+  TieredWord(Xapian::Database side, std::string word, tiers::Bm25 bm25, double termweight, Xapian::doccount tf,
+             Bounds bounds, const Deadline* deadline)
+      : side_(std::move(side)), word_(std::move(word)), bm25_(bm25), termweight_(termweight), tf_(tf),
+        bounds_(bounds), deadline_(deadline) {}
+
+  TieredWord* clone() const override {
+    return new TieredWord(side_, word_, bm25_, termweight_, tf_, bounds_, deadline_);
+  }
+  void init(const Xapian::Database& db) override {
+    all_ = db.postlist_begin(word_);
+    first_ = side_.postlist_begin(tiers::first_term(word_));
+    second_ = side_.postlist_begin(tiers::second_term(word_));
+    at_ = 0;
+    done_ = false;
+    walked_ = 3;
+    set_maxweight(termweight_ * bounds_.first);
+  }
+  // It matches what the word's list has: the counts are the word's.
+  Xapian::doccount get_termfreq_min() const override { return tf_; }
+  Xapian::doccount get_termfreq_est() const override { return tf_; }
+  Xapian::doccount get_termfreq_max() const override { return tf_; }
+  void next(double min_wt) override {
+    leave_out(min_wt);
+    advance(at_ + 1);
+  }
+  void skip_to(Xapian::docid did, double min_wt) override {
+    leave_out(min_wt);
+    if (did > at_) advance(did);
+  }
+  // Xapian 1.4's AND_MAYBE, once it may become an AND, skips to one past where
+  // its optional side stands: had this moved past `did` to the next posting,
+  // that posting would be skipped. So it stays put unless `did` is there.
+  bool check(Xapian::docid did, double min_wt) override {
+    leave_out(min_wt);
+    if (did <= at_) return true;
+    advance(did);
+    if (done_ || at_ == did) return true;
+    at_ = did - 1;  // so next() moves to the first posting after did
+    return false;
+  }
+  bool at_end() const override { return done_; }
+  Xapian::docid get_docid() const override { return at_; }
+  double get_weight() const override {
+    if (deadline_ != nullptr) deadline_->tick();
+    return termweight_ * bm25_.impact(all_.get_wdf(), all_.get_doclength());
+  }
+  std::string get_description() const override { return "TieredWord(" + word_ + ")"; }
+
+ private:
+  void leave_out(double min_wt) {
+    if (walked_ == 3 && min_wt > termweight_ * bounds_.rest) walked_ = 2;
+    if (walked_ == 2 && min_wt > termweight_ * bounds_.second) walked_ = 1;
+  }
+  // To the first posting at or after `did` of what is still walked, with the
+  // whole list's iterator on it (for its wdf and length).
+  void advance(Xapian::docid did) {
+    const Xapian::PostingIterator end;
+    if (walked_ == 3) {
+      if (all_ != end && *all_ < did) all_.skip_to(did);
+      done_ = all_ == end;
+      if (!done_) at_ = *all_;
+      return;
+    }
+    Xapian::docid next = 0;
+    if (first_ != end && *first_ < did) first_.skip_to(did);
+    if (first_ != end) next = *first_;
+    if (walked_ == 2) {
+      if (second_ != end && *second_ < did) second_.skip_to(did);
+      if (second_ != end && (next == 0 || *second_ < next)) next = *second_;
+    }
+    done_ = next == 0;
+    if (done_) return;
+    at_ = next;
+    if (*all_ < at_) all_.skip_to(at_);
+  }
+
+  Xapian::Database side_;
+  std::string word_;
+  tiers::Bm25 bm25_;
+  double termweight_;
+  Xapian::doccount tf_;
+  Bounds bounds_;
+  const Deadline* deadline_;
+  Xapian::PostingIterator all_, first_, second_;
+  Xapian::docid at_ = 0;
+  bool done_ = false;
+  int walked_ = 3;
+};
+
+std::string exact(double d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  return buf;
+}
+
+// One thread's side database of one index, for the index as it was when it
+// was opened.
+struct Side {
+  Xapian::doccount docs = 0;
+  Xapian::docid last = 0;
+  std::filesystem::path path;          // of the generation's side database
+  std::optional<Xapian::Database> db;  // none: no tiers for the index as it is
+  std::unordered_map<std::string, std::optional<Bounds>> bounds;  // by word, as read
+};
+
+// The side database for `db` as it is now, if there is one. An index that has
+// none is asked again on each search (one stat), so a process that searched
+// before the writer built its tiers uses them once they are there.
+Side& side_of(const std::filesystem::path& dir, const Xapian::Database& db) {
+  thread_local std::map<std::string, Side> sides;
+  Side& side = sides[dir.string()];
+  const bool same = side.docs == db.get_doccount() && side.last == db.get_lastdocid() && !side.path.empty();
+  if (same && side.db) return side;
+  std::error_code ec;
+  if (same && !std::filesystem::exists(side.path, ec)) return side;
+  try {
+    if (!same) side = Side{db.get_doccount(), db.get_lastdocid(), tiers::side_path(layout::current_generation(dir)), {}, {}};
+    if (!std::filesystem::exists(side.path, ec)) return side;
+    Xapian::Database opened(side.path.string(), Xapian::DB_BACKEND_GLASS);
+    if (opened.get_metadata(std::string(tiers::kDocCountKey)) == std::to_string(side.docs) &&
+        opened.get_metadata(std::string(tiers::kLastDocKey)) == std::to_string(side.last)) {
+      side.db = std::move(opened);
+    }
+  } catch (const Xapian::Error&) {
+    // Being replaced, or unreadable: plain terms, as without tiers.
+  } catch (const Error&) {
+  }
+  return side;
+}
+
+std::optional<Bounds> bounds_of(Side& side, const std::string& word) {
+  auto [it, added] = side.bounds.try_emplace(word);
+  if (!added) return it->second;
+  const std::string first = side.db->get_metadata(tiers::bound_key(tiers::kFirst, word));
+  if (!first.empty()) {
+    it->second = Bounds{std::stod(first), std::stod(side.db->get_metadata(tiers::bound_key(tiers::kSecond, word))),
+                        std::stod(side.db->get_metadata(tiers::bound_key(tiers::kRest, word)))};
+  }
+  return it->second;
+}
+
+// The words `q` weighs on their own (the leaves with_tiers() may replace).
+void weighed_words(const Xapian::Query& q, std::unordered_set<std::string>& words, bool& other) {
+  switch (q.get_type()) {
+    case Xapian::Query::LEAF_TERM: {
+      const std::string term = *q.get_terms_begin();
+      if (schema::is_word_term(term)) words.insert(term);
+      return;
+    }
+    case Xapian::Query::OP_OR:
+    case Xapian::Query::OP_AND:
+    case Xapian::Query::OP_AND_MAYBE:
+      for (std::size_t i = 0; i < q.get_num_subqueries(); ++i) weighed_words(q.get_subquery(i), words, other);
+      return;
+    case Xapian::Query::OP_AND_NOT:
+    case Xapian::Query::OP_FILTER:
+      weighed_words(q.get_subquery(0), words, other);
+      return;
+    default:
+      other = true;  // a phrase, synonym, wildcard ...: its words count too
+      return;
+  }
+}
+
+}  // namespace
+
+Xapian::Query with_tiers(const std::filesystem::path& dir, const Xapian::Database& db, const Xapian::Query& query,
+                         const RankingOptions& r, const Deadline* deadline) {
+  const RankingOptions defaults;
+  if (exact(r.k1) != exact(defaults.k1) || exact(r.b) != exact(defaults.b)) return query;
+  std::unordered_set<std::string> words;
+  bool other = false;
+  weighed_words(query, words, other);
+  if (words.empty() || words.size() + (other ? 1 : 0) > kMostTieredWords) return query;
+  Side& side = side_of(dir, db);
+  if (!side.db) return query;
+  const tiers::Bm25 bm25(r.k1, r.b, db);
+  // Rebuilds what has a tiered word in it; the rest is kept as it is.
+  auto rewrite = [&](auto& self, const Xapian::Query& q) -> Xapian::Query {
+    const auto type = q.get_type();
+    if (type == Xapian::Query::LEAF_TERM) {
+      const std::string term = *q.get_terms_begin();
+      // A leaf of wqf 1 only ("Query(word)" or "Query(word@3)"; Xapian 1.4
+      // shows any other wqf as "#N"), weighed with factor 1.
+      if (!schema::is_word_term(term) || q.get_description().find('#') != std::string::npos) return q;
+      const auto bounds = bounds_of(side, term);
+      if (!bounds) return q;
+      const Xapian::doccount tf = db.get_termfreq(term);
+      return Xapian::Query(
+          (new TieredWord(*side.db, term, bm25, bm25.termweight(tf), tf, *bounds, deadline))->release());
+    }
+    std::size_t rewritten = 0;
+    if (type == Xapian::Query::OP_OR || type == Xapian::Query::OP_AND || type == Xapian::Query::OP_AND_MAYBE) {
+      rewritten = q.get_num_subqueries();
+    } else if (type == Xapian::Query::OP_AND_NOT || type == Xapian::Query::OP_FILTER) {
+      rewritten = 1;
+    }
+    if (rewritten == 0) return q;
+    std::vector<Xapian::Query> subs;
+    bool changed = false;
+    for (std::size_t i = 0; i < q.get_num_subqueries(); ++i) {
+      const Xapian::Query sub = q.get_subquery(i);
+      subs.push_back(i < rewritten ? self(self, sub) : sub);
+      changed = changed || subs.back().internal.get() != sub.internal.get();
+    }
+    if (!changed) return q;
+    return Xapian::Query(type, subs.begin(), subs.end());
+  };
+  return rewrite(rewrite, query);
+}
+
+}  // namespace abstracts::query
