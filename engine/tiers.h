@@ -7,7 +7,7 @@
 // word in at least kTieredShare of the abstracts has its postings ranked by
 // impact (the term-frequency part of BM25) and its best ones listed again, in
 // two tiers, in a side database of the generation (GENERATION/tiers, posting
-// lists only). A query's word then walks its whole list only while a posting of
+// lists only, with wdf, and the abstracts' lengths). A query's word then walks its whole list only while a posting of
 // the rest's impact could still reach the top hits, and after that only its
 // tiers. The weights are BM25's, computed as Xapian::BM25Weight computes them, so
 // hits and scores are the same bit for bit.
@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <xapian.h>
 
@@ -46,12 +47,36 @@ inline std::filesystem::path side_path(const std::filesystem::path& generation) 
 // Term names of the side database: the tiers' posting lists ...
 inline std::string first_term(std::string_view word) { return std::string("1:").append(word); }
 inline std::string second_term(std::string_view word) { return std::string("2:").append(word); }
+// ... with each posting's wdf; the metadata key of the length of every
+// abstract a tiered word has (Xapian reads a length from a list of its own,
+// which is most of the cost of weighing a posting out of order) ...
+inline constexpr std::string_view kLengthsKey = "lengths";
 // ... and the metadata keys of each tiered word's highest impacts: of its first
 // tier, of its second, and of the rest.
 inline std::string bound_key(char tier, std::string_view word) { return std::string{tier, ':'}.append(word); }
 inline constexpr char kFirst = '1', kSecond = '2', kRest = 'r';
 // The index the side database was built from, and its BM25 parameters.
 inline constexpr std::string_view kDocCountKey = "doccount", kLastDocKey = "lastdocid", kK1Key = "k1", kBKey = "b";
+
+// The lengths by document number, as kLengthsKey holds them: 4 bytes each,
+// little-endian.
+inline std::string encode_lengths(const std::vector<Xapian::termcount>& lengths) {
+  std::string out;
+  out.reserve(lengths.size() * 4);
+  for (const Xapian::termcount n : lengths) {
+    for (int shift = 0; shift < 32; shift += 8) out.push_back(static_cast<char>((n >> shift) & 0xff));
+  }
+  return out;
+}
+inline std::vector<Xapian::termcount> decode_lengths(std::string_view bytes) {
+  std::vector<Xapian::termcount> out(bytes.size() / 4);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    Xapian::termcount n = 0;
+    for (int b = 3; b >= 0; --b) n = n << 8 | static_cast<unsigned char>(bytes[i * 4 + static_cast<std::size_t>(b)]);
+    out[i] = n;
+  }
+  return out;
+}
 
 // BM25 as Xapian::BM25Weight computes it (xapian-core 1.4 weight/bm25weight.cc)
 // with k2 = 0, k3 = 1, min_normlen 0.5, for a leaf of wqf 1 and factor 1: the

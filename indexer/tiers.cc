@@ -54,18 +54,35 @@ void build_tiers(const fs::path& generation, const Xapian::Database& db) {
   fs::remove_all(building);
   Xapian::WritableDatabase side(building.string(), Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_NO_TERMLIST |
                                                        Xapian::DB_BACKEND_GLASS);
-  // Each tier posting as (document << 32 | word << 1 | second tier), added as
-  // the documents' terms at the end, in document order (the cheapest for
-  // Xapian to write): 8 bytes each, 96 MB for 12 million at 1M abstracts.
+  // Each tier posting as document << 32 | word << 16 | second tier << 15 | wdf,
+  // added as the documents' terms at the end, in document order (the cheapest
+  // for Xapian to write): 8 bytes each, 96 MB for 12 million at 1M abstracts.
+  // A word of more than kMaxWords, or of a wdf over kMaxWdf, is not tiered
+  // (an abstract's words never come near).
+  constexpr std::size_t kMaxWords = 1 << 16;
+  constexpr Xapian::termcount kMaxWdf = (1 << 15) - 1;
   std::vector<std::string> words;
   std::vector<std::uint64_t> postings;
-  std::vector<std::pair<double, Xapian::docid>> by_impact;
-  for (auto t = db.allterms_begin(); t != db.allterms_end(); ++t) {
+  std::vector<Xapian::termcount> lengths(db.get_lastdocid() + 1, 0);
+  struct Posting {
+    double impact;
+    Xapian::docid docid;
+    Xapian::termcount wdf;
+    bool operator>(const Posting& o) const { return impact > o.impact || (impact == o.impact && docid < o.docid); }
+  };
+  std::vector<Posting> by_impact;
+  for (auto t = db.allterms_begin(); t != db.allterms_end() && words.size() < kMaxWords; ++t) {
     const std::string word = *t;
     if (!schema::is_word_term(word) || t.get_termfreq() < min_tf) continue;
     by_impact.clear();
-    for (auto p = db.postlist_begin(word); p != db.postlist_end(word); ++p)
-      by_impact.emplace_back(bm25.impact(p.get_wdf(), p.get_doclength()), *p);
+    bool fits = true;
+    for (auto p = db.postlist_begin(word); p != db.postlist_end(word); ++p) {
+      const Xapian::termcount wdf = p.get_wdf(), length = p.get_doclength();
+      fits = fits && wdf <= kMaxWdf;
+      lengths[*p] = length;
+      by_impact.push_back({bm25.impact(wdf, length), *p, wdf});
+    }
+    if (!fits) continue;
     // Puts the postings from..k-1 in place, k being `share` of them (at least
     // `at_least`) and those of the same impact as the last: each one's impact
     // is at least any later one's. Returns k.
@@ -75,37 +92,41 @@ void build_tiers(const fs::path& generation, const Xapian::Database& db) {
       if (k <= from) return from;
       std::nth_element(by_impact.begin() + static_cast<long>(from), by_impact.begin() + static_cast<long>(k - 1),
                        by_impact.end(), std::greater<>());
-      const double last = by_impact[k - 1].first;
+      const double last = by_impact[k - 1].impact;
       const auto ties = std::partition(by_impact.begin() + static_cast<long>(k), by_impact.end(),
-                                       [&](const auto& p) { return p.first >= last; });
+                                       [&](const Posting& p) { return p.impact >= last; });
       return static_cast<std::size_t>(ties - by_impact.begin());
     };
     const std::size_t first = cut(tiers::kFirstShare, 0, 1);
     const std::size_t second = cut(tiers::kSecondShare, first, first);
     auto highest = [&](std::size_t from, std::size_t to) {
       double h = 0;
-      for (std::size_t i = from; i < to; ++i) h = std::max(h, by_impact[i].first);
+      for (std::size_t i = from; i < to; ++i) h = std::max(h, by_impact[i].impact);
       return h;
     };
     side.set_metadata(tiers::bound_key(tiers::kFirst, word), exact(highest(0, first)));
     side.set_metadata(tiers::bound_key(tiers::kSecond, word), exact(highest(first, second)));
     side.set_metadata(tiers::bound_key(tiers::kRest, word), exact(highest(second, by_impact.size())));
-    const std::uint64_t code = words.size() << 1;
-    for (std::size_t i = 0; i < second; ++i)
-      postings.push_back(std::uint64_t{by_impact[i].second} << 32 | code | (i < first ? 0 : 1));
+    const std::uint64_t code = std::uint64_t{words.size()} << 16;
+    for (std::size_t i = 0; i < second; ++i) {
+      postings.push_back(std::uint64_t{by_impact[i].docid} << 32 | code | (i < first ? 0 : 1u << 15) |
+                         by_impact[i].wdf);
+    }
     words.push_back(word);
   }
-  std::vector<std::pair<double, Xapian::docid>>().swap(by_impact);
+  std::vector<Posting>().swap(by_impact);
   std::sort(postings.begin(), postings.end());
   for (std::size_t i = 0; i < postings.size();) {
     const auto docid = static_cast<Xapian::docid>(postings[i] >> 32);
     Xapian::Document doc;
     for (; i < postings.size() && postings[i] >> 32 == docid; ++i) {
-      const std::string& word = words[(postings[i] & 0xffffffff) >> 1];
-      doc.add_boolean_term((postings[i] & 1) == 0 ? tiers::first_term(word) : tiers::second_term(word));
+      const std::string& word = words[(postings[i] >> 16) & 0xffff];
+      const auto wdf = static_cast<Xapian::termcount>(postings[i] & kMaxWdf);
+      doc.add_term((postings[i] & (1u << 15)) == 0 ? tiers::first_term(word) : tiers::second_term(word), wdf);
     }
     side.replace_document(docid, doc);
   }
+  side.set_metadata(std::string(tiers::kLengthsKey), tiers::encode_lengths(lengths));
   side.set_metadata(std::string(tiers::kDocCountKey), std::to_string(db.get_doccount()));
   side.set_metadata(std::string(tiers::kLastDocKey), std::to_string(db.get_lastdocid()));
   side.set_metadata(std::string(tiers::kK1Key), exact(defaults.k1));

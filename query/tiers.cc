@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -23,19 +25,22 @@ struct Bounds {
   double first, second, rest;
 };
 
+// The length of each abstract a tiered word has, by document number.
+using Lengths = std::shared_ptr<const std::vector<Xapian::termcount>>;
+
 // A tiered word: its whole list while the matcher may still need a posting of
 // the rest's impact; then only its two tiers, merged; then only the first. The
 // matcher's min_wt only grows during a match, so a tier left out stays out.
 // Weighs each posting as Xapian::BM25Weight would (tiers::Bm25).
 class TieredWord : public Xapian::PostingSource {
  public:
-  TieredWord(Xapian::Database side, std::string word, tiers::Bm25 bm25, double termweight, Xapian::doccount tf,
-             Bounds bounds, const Deadline* deadline)
-      : side_(std::move(side)), word_(std::move(word)), bm25_(bm25), termweight_(termweight), tf_(tf),
-        bounds_(bounds), deadline_(deadline) {}
+  TieredWord(Xapian::Database side, Lengths lengths, std::string word, tiers::Bm25 bm25, double termweight,
+             Xapian::doccount tf, Bounds bounds, const Deadline* deadline)
+      : side_(std::move(side)), lengths_(std::move(lengths)), word_(std::move(word)), bm25_(bm25),
+        termweight_(termweight), tf_(tf), bounds_(bounds), deadline_(deadline) {}
 
   TieredWord* clone() const override {
-    return new TieredWord(side_, word_, bm25_, termweight_, tf_, bounds_, deadline_);
+    return new TieredWord(side_, lengths_, word_, bm25_, termweight_, tf_, bounds_, deadline_);
   }
   void init(const Xapian::Database& db) override {
     all_ = db.postlist_begin(word_);
@@ -43,6 +48,7 @@ class TieredWord : public Xapian::PostingSource {
     second_ = side_.postlist_begin(tiers::second_term(word_));
     at_ = 0;
     done_ = false;
+    on_all_ = true;
     walked_ = 3;
     set_maxweight(termweight_ * bounds_.first);
   }
@@ -73,7 +79,8 @@ class TieredWord : public Xapian::PostingSource {
   Xapian::docid get_docid() const override { return at_; }
   double get_weight() const override {
     if (deadline_ != nullptr) deadline_->tick();
-    return termweight_ * bm25_.impact(all_.get_wdf(), all_.get_doclength());
+    const Xapian::PostingIterator& at = on_all_ ? all_ : (first_ != end_ && *first_ == at_ ? first_ : second_);
+    return termweight_ * bm25_.impact(at.get_wdf(), (*lengths_)[at_]);
   }
   std::string get_description() const override { return "TieredWord(" + word_ + ")"; }
 
@@ -82,11 +89,12 @@ class TieredWord : public Xapian::PostingSource {
     if (walked_ == 3 && min_wt > termweight_ * bounds_.rest) walked_ = 2;
     if (walked_ == 2 && min_wt > termweight_ * bounds_.second) walked_ = 1;
   }
-  // To the first posting at or after `did` of what is still walked, with the
-  // whole list's iterator on it (for its wdf and length).
+  // To the first posting at or after `did` of what is still walked (whose
+  // iterator has its wdf and length).
   void advance(Xapian::docid did) {
     const Xapian::PostingIterator end;
-    if (walked_ == 3) {
+    on_all_ = walked_ == 3;
+    if (on_all_) {
       if (all_ != end && *all_ < did) all_.skip_to(did);
       done_ = all_ == end;
       if (!done_) at_ = *all_;
@@ -100,12 +108,11 @@ class TieredWord : public Xapian::PostingSource {
       if (second_ != end && (next == 0 || *second_ < next)) next = *second_;
     }
     done_ = next == 0;
-    if (done_) return;
-    at_ = next;
-    if (*all_ < at_) all_.skip_to(at_);
+    if (!done_) at_ = next;
   }
 
   Xapian::Database side_;
+  Lengths lengths_;
   std::string word_;
   tiers::Bm25 bm25_;
   double termweight_;
@@ -113,8 +120,10 @@ class TieredWord : public Xapian::PostingSource {
   Bounds bounds_;
   const Deadline* deadline_;
   Xapian::PostingIterator all_, first_, second_;
+  const Xapian::PostingIterator end_;
   Xapian::docid at_ = 0;
   bool done_ = false;
+  bool on_all_ = true;  // at_ is the whole list's posting (else a tier's)
   int walked_ = 3;
 };
 
@@ -124,6 +133,19 @@ std::string exact(double d) {
   return buf;
 }
 
+// The lengths of a side database (`key`: its path and the index's last
+// document), read once and shared by the threads that search it: 4 MB at 1M.
+Lengths shared_lengths(const std::string& key, const Xapian::Database& side) {
+  static std::mutex mutex;
+  static std::map<std::string, std::weak_ptr<const std::vector<Xapian::termcount>>> read;
+  const std::lock_guard lock(mutex);
+  if (auto kept = read[key].lock()) return kept;
+  auto lengths = std::make_shared<const std::vector<Xapian::termcount>>(
+      tiers::decode_lengths(side.get_metadata(std::string(tiers::kLengthsKey))));
+  read[key] = lengths;
+  return lengths;
+}
+
 // One thread's side database of one index, for the index as it was when it
 // was opened.
 struct Side {
@@ -131,6 +153,7 @@ struct Side {
   Xapian::docid last = 0;
   std::filesystem::path path;          // of the generation's side database
   std::optional<Xapian::Database> db;  // none: no tiers for the index as it is
+  Lengths lengths;
   std::unordered_map<std::string, std::optional<Bounds>> bounds;  // by word, as read
 };
 
@@ -150,7 +173,8 @@ Side& side_of(const std::filesystem::path& dir, const Xapian::Database& db) {
     Xapian::Database opened(side.path.string(), Xapian::DB_BACKEND_GLASS);
     if (opened.get_metadata(std::string(tiers::kDocCountKey)) == std::to_string(side.docs) &&
         opened.get_metadata(std::string(tiers::kLastDocKey)) == std::to_string(side.last)) {
-      side.db = std::move(opened);
+      side.lengths = shared_lengths(side.path.string() + '\n' + std::to_string(side.last), opened);
+      if (side.lengths->size() == side.last + 1) side.db = std::move(opened);
     }
   } catch (const Xapian::Error&) {
     // Being replaced, or unreadable: plain terms, as without tiers.
@@ -218,7 +242,7 @@ Xapian::Query with_tiers(const std::filesystem::path& dir, const Xapian::Databas
       if (!bounds) return q;
       const Xapian::doccount tf = db.get_termfreq(term);
       return Xapian::Query(
-          (new TieredWord(*side.db, term, bm25, bm25.termweight(tf), tf, *bounds, deadline))->release());
+          (new TieredWord(*side.db, side.lengths, term, bm25, bm25.termweight(tf), tf, *bounds, deadline))->release());
     }
     std::size_t rewritten = 0;
     if (type == Xapian::Query::OP_OR || type == Xapian::Query::OP_AND || type == Xapian::Query::OP_AND_MAYBE) {
