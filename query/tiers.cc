@@ -168,7 +168,12 @@ Side& side_of(const std::filesystem::path& dir, const Xapian::Database& db) {
   std::error_code ec;
   if (same && !std::filesystem::exists(side.path, ec)) return side;
   try {
-    if (!same) side = Side{db.get_doccount(), db.get_lastdocid(), tiers::side_path(layout::current_generation(dir)), {}, {}};
+    if (!same) {
+      side = Side{};
+      side.docs = db.get_doccount();
+      side.last = db.get_lastdocid();
+      side.path = tiers::side_path(layout::current_generation(dir));
+    }
     if (!std::filesystem::exists(side.path, ec)) return side;
     Xapian::Database opened(side.path.string(), Xapian::DB_BACKEND_GLASS);
     if (opened.get_metadata(std::string(tiers::kDocCountKey)) == std::to_string(side.docs) &&

@@ -190,6 +190,19 @@ void write_report(const fs::path& dir) {
     facet_query[size] = {r.at("query").get<std::string>(), r.at("matches").get<long>()};
   }
 
+  // The queries people type (issue 44): size -> query -> "top"/"count" -> wall seconds of each
+  // run; the queries in the script's order; and which exited with an error (2).
+  std::map<long, std::map<long, std::string>> extended_order;
+  std::map<long, std::map<std::string, std::map<std::string, std::vector<double>>>> extended;
+  std::map<long, std::set<std::string>> extended_failed;
+  for (auto& r : read_folder(dir / "extended")) {
+    const long size = r.at("size").get<long>();
+    const std::string q = r.at("query").get<std::string>();
+    extended_order[size][r.at("order").get<long>()] = q;
+    extended[size][q][r.at("mode").get<std::string>()].push_back(r.at("wall_seconds").get<double>());
+    if (r.at("exit_status").get<int>() == 2) extended_failed[size].insert(q);
+  }
+
   // size -> threads -> throughput record
   std::map<long, std::map<long, json>> throughput;
   for (auto& r : read_folder(dir / "throughput")) throughput[r.at("size").get<long>()][r.at("threads").get<long>()] = r;
@@ -311,6 +324,30 @@ void write_report(const fs::path& dir) {
                                                           {"matches", facet_query[size].second},
                                                           {"seconds", spread_json(spread(seconds))}};
       }
+    }
+  }
+
+  if (!extended.empty()) {
+    md << "\nThe queries people in the field type (issue 44), through the CLI as typed on the same index "
+          "(`abstracts search QUERY`, top 10 with snippets, and `search --count QUERY`; process start to exit), "
+          "wall seconds, median of the runs; over 0.25 s (top 10) or 1 s (count) in bold:\n\n"
+          "| abstracts | query | top 10 | `--count` |\n|---:|---|---:|---:|\n";
+    for (auto& [size, queries] : extended) {
+      double slowest_top = 0, slowest_count = 0;
+      for (const auto& [order, q] : extended_order[size]) {
+        auto& modes = queries[q];
+        const double top = spread(modes["top"]).median, count = spread(modes["count"]).median;
+        slowest_top = std::max(slowest_top, top);
+        slowest_count = std::max(slowest_count, count);
+        auto cell = [](double v, double bound) { return v > bound ? "**" + fmt(v, 3) + "**" : fmt(v, 3); };
+        md << "| " << size << " | `" << q << "`" << (extended_failed[size].contains(q) ? " (error)" : "") << " | "
+           << cell(top, 0.25) << " | " << cell(count, 1.0) << " |\n";
+        results["extended"][std::to_string(size)][q] = {{"top_seconds", spread_json(spread(modes["top"]))},
+                                                       {"count_seconds", spread_json(spread(modes["count"]))},
+                                                       {"error", extended_failed[size].contains(q)}};
+      }
+      results["extended_slowest"][std::to_string(size)] = {{"top_seconds", slowest_top},
+                                                           {"count_seconds", slowest_count}};
     }
   }
 
