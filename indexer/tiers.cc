@@ -35,8 +35,8 @@ bool built_for(const Xapian::Database& side, const Xapian::Database& db) {
 
 }  // namespace
 
-bool tiers_due(const fs::path& generation, const Xapian::Database& db) {
-  if (db.get_doccount() < tiers::kMinAbstracts) return false;
+bool tiers_due(const fs::path& generation, const Xapian::Database& db, Xapian::doccount min_abstracts) {
+  if (db.get_doccount() < min_abstracts) return false;
   std::error_code ec;
   if (!fs::exists(tiers::side_path(generation), ec)) return true;
   try {

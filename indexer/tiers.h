@@ -7,12 +7,15 @@
 
 #include <xapian.h>
 
+#include "engine/tiers.h"
+
 namespace abstracts::indexer {
 
 // True if the generation `generation`, whose database `db` is, should have
-// tiers (at least tiers::kMinAbstracts abstracts) and has none for it as it now
-// is: none built, or built before its last change.
-bool tiers_due(const std::filesystem::path& generation, const Xapian::Database& db);
+// tiers (at least `min_abstracts` abstracts) and has none for it as it now is:
+// none built, or built before its last change.
+bool tiers_due(const std::filesystem::path& generation, const Xapian::Database& db,
+               Xapian::doccount min_abstracts = tiers::kMinAbstracts);
 
 // Writes the side database of `db` (the committed database of `generation`),
 // with the engine's default k1 and b: into a folder of its own, then renamed
