@@ -12,15 +12,16 @@
 // tiers. The weights are BM25's, computed as Xapian::BM25Weight computes them, so
 // hits and scores are the same bit for bit.
 //
-// The side database names the index it was built from: its document count and
-// last document number (the indexer only adds documents and deletes them, so any
-// change moves one of them), and the k1 and b of its impacts. A reader uses it
+// The side database names the index it was built from (stamp(): the indexer
+// only adds documents and deletes them, so any change moves its document count
+// or last document number) and the k1 and b of its impacts. A reader uses it
 // only for that index and those parameters; any other search weighs plain terms.
 #ifndef ABSTRACTS_ENGINE_TIERS_H_
 #define ABSTRACTS_ENGINE_TIERS_H_
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -55,8 +56,21 @@ inline constexpr std::string_view kLengthsKey = "lengths";
 // tier, of its second, and of the rest.
 inline std::string bound_key(char tier, std::string_view word) { return std::string{tier, ':'}.append(word); }
 inline constexpr char kFirst = '1', kSecond = '2', kRest = 'r';
-// The index the side database was built from, and its BM25 parameters.
-inline constexpr std::string_view kDocCountKey = "doccount", kLastDocKey = "lastdocid", kK1Key = "k1", kBKey = "b";
+// Every digit a double has, so that it reads back the same.
+inline std::string exact(double d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  return buf;
+}
+
+// The metadata key of what a side database was built for, and that stamp: this
+// layout's version, the index's document count and last document number (which
+// any change to the index moves), and BM25's k1 and b.
+inline constexpr std::string_view kStampKey = "built-for";
+inline std::string stamp(const Xapian::Database& db, double k1, double b) {
+  return "1 " + std::to_string(db.get_doccount()) + ' ' + std::to_string(db.get_lastdocid()) + ' ' + exact(k1) +
+         ' ' + exact(b);
+}
 
 // The lengths by document number, as kLengthsKey holds them: 4 bytes each,
 // little-endian.

@@ -18,19 +18,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Every digit a double has, so that the reader gets the same one back.
-std::string exact(double d) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", d);
-  return buf;
-}
-
 bool built_for(const Xapian::Database& side, const Xapian::Database& db) {
   const RankingOptions defaults;
-  return side.get_metadata(std::string(tiers::kDocCountKey)) == std::to_string(db.get_doccount()) &&
-         side.get_metadata(std::string(tiers::kLastDocKey)) == std::to_string(db.get_lastdocid()) &&
-         side.get_metadata(std::string(tiers::kK1Key)) == exact(defaults.k1) &&
-         side.get_metadata(std::string(tiers::kBKey)) == exact(defaults.b);
+  return side.get_metadata(std::string(tiers::kStampKey)) == tiers::stamp(db, defaults.k1, defaults.b);
 }
 
 }  // namespace
@@ -104,9 +94,9 @@ void build_tiers(const fs::path& generation, const Xapian::Database& db) {
       for (std::size_t i = from; i < to; ++i) h = std::max(h, by_impact[i].impact);
       return h;
     };
-    side.set_metadata(tiers::bound_key(tiers::kFirst, word), exact(highest(0, first)));
-    side.set_metadata(tiers::bound_key(tiers::kSecond, word), exact(highest(first, second)));
-    side.set_metadata(tiers::bound_key(tiers::kRest, word), exact(highest(second, by_impact.size())));
+    side.set_metadata(tiers::bound_key(tiers::kFirst, word), tiers::exact(highest(0, first)));
+    side.set_metadata(tiers::bound_key(tiers::kSecond, word), tiers::exact(highest(first, second)));
+    side.set_metadata(tiers::bound_key(tiers::kRest, word), tiers::exact(highest(second, by_impact.size())));
     const std::uint64_t code = std::uint64_t{words.size()} << 16;
     for (std::size_t i = 0; i < second; ++i) {
       postings.push_back(std::uint64_t{by_impact[i].docid} << 32 | code | (i < first ? 0 : 1u << 15) |
@@ -127,10 +117,7 @@ void build_tiers(const fs::path& generation, const Xapian::Database& db) {
     side.replace_document(docid, doc);
   }
   side.set_metadata(std::string(tiers::kLengthsKey), tiers::encode_lengths(lengths));
-  side.set_metadata(std::string(tiers::kDocCountKey), std::to_string(db.get_doccount()));
-  side.set_metadata(std::string(tiers::kLastDocKey), std::to_string(db.get_lastdocid()));
-  side.set_metadata(std::string(tiers::kK1Key), exact(defaults.k1));
-  side.set_metadata(std::string(tiers::kBKey), exact(defaults.b));
+  side.set_metadata(std::string(tiers::kStampKey), tiers::stamp(db, defaults.k1, defaults.b));
   side.commit();
   side.close();
   // A reader holding the old side database open keeps reading its files.

@@ -1,6 +1,7 @@
 #include "query/tiers.h"
 
-#include <cstdio>
+#include <sys/stat.h>
+
 #include <map>
 #include <memory>
 #include <mutex>
@@ -92,20 +93,19 @@ class TieredWord : public Xapian::PostingSource {
   // To the first posting at or after `did` of what is still walked (whose
   // iterator has its wdf and length).
   void advance(Xapian::docid did) {
-    const Xapian::PostingIterator end;
     on_all_ = walked_ == 3;
     if (on_all_) {
-      if (all_ != end && *all_ < did) all_.skip_to(did);
-      done_ = all_ == end;
+      if (all_ != end_ && *all_ < did) all_.skip_to(did);
+      done_ = all_ == end_;
       if (!done_) at_ = *all_;
       return;
     }
     Xapian::docid next = 0;
-    if (first_ != end && *first_ < did) first_.skip_to(did);
-    if (first_ != end) next = *first_;
+    if (first_ != end_ && *first_ < did) first_.skip_to(did);
+    if (first_ != end_) next = *first_;
     if (walked_ == 2) {
-      if (second_ != end && *second_ < did) second_.skip_to(did);
-      if (second_ != end && (next == 0 || *second_ < next)) next = *second_;
+      if (second_ != end_ && *second_ < did) second_.skip_to(did);
+      if (second_ != end_ && (next == 0 || *second_ < next)) next = *second_;
     }
     done_ = next == 0;
     if (!done_) at_ = next;
@@ -127,12 +127,6 @@ class TieredWord : public Xapian::PostingSource {
   int walked_ = 3;
 };
 
-std::string exact(double d) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", d);
-  return buf;
-}
-
 // The lengths of a side database (`key`: its path and the index's last
 // document), read once and shared by the threads that search it: 4 MB at 1M.
 Lengths shared_lengths(const std::string& key, const Xapian::Database& side) {
@@ -152,21 +146,22 @@ struct Side {
   Xapian::doccount docs = 0;
   Xapian::docid last = 0;
   std::filesystem::path path;          // of the generation's side database
+  ino_t inode = 0;                     // of its folder when last opened
   std::optional<Xapian::Database> db;  // none: no tiers for the index as it is
+  std::string stamp;                   // what they were built for (tiers::stamp())
   Lengths lengths;
   std::unordered_map<std::string, std::optional<Bounds>> bounds;  // by word, as read
 };
 
-// The side database for `db` as it is now, if there is one. An index that has
-// none is asked again on each search (one stat), so a process that searched
-// before the writer built its tiers uses them once they are there.
+// The side database for `db` as it is now, if there is one. Without one fit to
+// use, the side database's folder is looked at again on each search (one stat):
+// a process that searched before the writer built or rebuilt the tiers (a new
+// folder, renamed into place) uses them once they are there.
 Side& side_of(const std::filesystem::path& dir, const Xapian::Database& db) {
   thread_local std::map<std::string, Side> sides;
   Side& side = sides[dir.string()];
   const bool same = side.docs == db.get_doccount() && side.last == db.get_lastdocid() && !side.path.empty();
   if (same && side.db) return side;
-  std::error_code ec;
-  if (same && !std::filesystem::exists(side.path, ec)) return side;
   try {
     if (!same) {
       side = Side{};
@@ -174,10 +169,13 @@ Side& side_of(const std::filesystem::path& dir, const Xapian::Database& db) {
       side.last = db.get_lastdocid();
       side.path = tiers::side_path(layout::current_generation(dir));
     }
-    if (!std::filesystem::exists(side.path, ec)) return side;
+    struct stat folder {};
+    if (::stat(side.path.c_str(), &folder) != 0 || folder.st_ino == side.inode) return side;  // none, or seen
+    side.inode = folder.st_ino;
     Xapian::Database opened(side.path.string(), Xapian::DB_BACKEND_GLASS);
-    if (opened.get_metadata(std::string(tiers::kDocCountKey)) == std::to_string(side.docs) &&
-        opened.get_metadata(std::string(tiers::kLastDocKey)) == std::to_string(side.last)) {
+    side.stamp = opened.get_metadata(std::string(tiers::kStampKey));
+    const RankingOptions defaults;  // what the Writer builds them for
+    if (side.stamp == tiers::stamp(db, defaults.k1, defaults.b)) {
       side.lengths = shared_lengths(side.path.string() + '\n' + std::to_string(side.last), opened);
       if (side.lengths->size() == side.last + 1) side.db = std::move(opened);
     }
@@ -226,14 +224,12 @@ void weighed_words(const Xapian::Query& q, std::unordered_set<std::string>& word
 
 Xapian::Query with_tiers(const std::filesystem::path& dir, const Xapian::Database& db, const Xapian::Query& query,
                          const RankingOptions& r, const Deadline* deadline) {
-  const RankingOptions defaults;
-  if (exact(r.k1) != exact(defaults.k1) || exact(r.b) != exact(defaults.b)) return query;
   std::unordered_set<std::string> words;
   bool other = false;
   weighed_words(query, words, other);
   if (words.empty() || words.size() + (other ? 1 : 0) > kMostTieredWords) return query;
   Side& side = side_of(dir, db);
-  if (!side.db) return query;
+  if (!side.db || side.stamp != tiers::stamp(db, r.k1, r.b)) return query;  // built for other k1 or b
   const tiers::Bm25 bm25(r.k1, r.b, db);
   // Rebuilds what has a tiered word in it; the rest is kept as it is.
   auto rewrite = [&](auto& self, const Xapian::Query& q) -> Xapian::Query {
