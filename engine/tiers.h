@@ -44,6 +44,10 @@ inline constexpr double kSecondShare = 0.10;
 
 // The side database of the generation `generation`.
 inline std::filesystem::path side_path(const std::filesystem::path& generation) { return generation / "tiers"; }
+// ... and where it is built, then renamed into place.
+inline std::filesystem::path building_path(const std::filesystem::path& generation) {
+  return generation / "tiers.new";
+}
 
 // Term names of the side database: the tiers' posting lists ...
 inline std::string first_term(std::string_view word) { return std::string("1:").append(word); }

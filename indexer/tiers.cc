@@ -40,7 +40,7 @@ void build_tiers(const fs::path& generation, const Xapian::Database& db) {
   const RankingOptions defaults;
   const tiers::Bm25 bm25(defaults.k1, defaults.b, db);
   const auto min_tf = static_cast<Xapian::doccount>(std::ceil(tiers::kTieredShare * db.get_doccount()));
-  const fs::path building = generation / "tiers.new", final_path = tiers::side_path(generation);
+  const fs::path building = tiers::building_path(generation), final_path = tiers::side_path(generation);
   fs::remove_all(building);
   Xapian::WritableDatabase side(building.string(), Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_NO_TERMLIST |
                                                        Xapian::DB_BACKEND_GLASS);

@@ -15,6 +15,7 @@
 #include "engine/layout.h"
 #include "engine/schema.h"
 #include "engine/sources.h"
+#include "engine/tiers.h"
 #include "engine/xapian_errors.h"
 #include "indexer/bulk_build.h"
 #include "indexer/document.h"
@@ -575,17 +576,31 @@ struct Writer::Impl {
     }
     drop_gone_files(options);
     commit();
-    settle_tiers();
+    settle_tiers(options);
     return failed;
   }
 
   // Builds the impact tiers (engine/tiers.h) of an index that is large enough
   // and changed since they were built. Not after every commit: a run of `index`
-  // or `sync` is the unit, and a search between weighs plain terms.
-  void settle_tiers() {
+  // or `sync` is the unit, and a search between weighs plain terms. The index is
+  // committed already: a failure here (a full disk) is a warning, and searches
+  // weigh plain terms until a run builds them.
+  void settle_tiers(const IndexOptions& options) {
     if (shard.count != 0) return;  // a cluster's shard: remote shards weigh plain terms
     const fs::path generation = layout::current_generation(dir);
-    if (indexer::tiers_due(generation, db)) indexer::build_tiers(generation, db);
+    try {
+      if (indexer::tiers_due(generation, db)) indexer::build_tiers(generation, db);
+    } catch (const std::exception& e) {
+      warn_tiers(generation, e.what(), options);
+    } catch (const Xapian::Error& e) {
+      warn_tiers(generation, e.get_description(), options);
+    }
+  }
+  static void warn_tiers(const fs::path& generation, const std::string& what, const IndexOptions& options) {
+    std::error_code ec;
+    fs::remove_all(tiers::building_path(generation), ec);
+    const Error warning("impact tiers not built: " + what + "; searches read every posting until the next run");
+    if (options.on_warning) options.on_warning(warning);
   }
 
   // Writer::update: each changed path's files indexed again (or forgotten) by
