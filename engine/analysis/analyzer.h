@@ -70,6 +70,9 @@ class Analyzer {
 
   // The term of `raw`, one word as tokenize() found it: stem(fold(raw)).
   std::string term_of(std::string_view raw) const;
+  // The cache's slot for the word `raw`, and its term through the cache (made).
+  static std::size_t slot_of(std::string_view raw);
+  const std::string& cached_term(std::size_t slot, std::string_view raw) const;
 
   Xapian::Stem stemmer_;
   // Terms of the words seen last, direct-mapped by a hash of the word as
