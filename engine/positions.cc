@@ -39,14 +39,6 @@ std::uint32_t hash(std::string_view term, unsigned seed, int width) {
   return width == 4 ? h : h & ((1u << (8 * width)) - 1);
 }
 
-void put_varint(std::string& out, std::uint32_t v) {
-  while (v >= 0x80) {
-    out += static_cast<char>((v & 0x7f) | 0x80);
-    v >>= 7;
-  }
-  out += static_cast<char>(v);
-}
-
 [[noreturn]] void corrupt() { throw CorruptIndex("a document's word positions cannot be read"); }
 
 std::uint32_t get_varint(std::string_view v, std::size_t& at) {
@@ -89,35 +81,62 @@ std::string encode(std::vector<Posting> postings) {
   }
   if (!sorted) std::sort(postings.begin(), postings.end());
   std::vector<std::string_view> words;
+  std::size_t word_bytes = 0;
   for (const auto& p : postings) {
-    if (words.empty() || !same_word(words.back(), p.first)) words.push_back(p.first);
+    if (words.empty() || !same_word(words.back(), p.first)) {
+      words.push_back(p.first);
+      word_bytes += p.first.size();
+    }
   }
   const auto [width, seed] = choose_hash(words);
-  std::string out;
-  out.reserve(2 + 3 * postings.size() + (width == kFullWord ? 8 : width + 2) * words.size() + kChecksumBytes);
-  out += static_cast<char>(width);
-  out += static_cast<char>(seed);
-  std::string deltas;
+  // Written through a pointer into room for the longest it can be (a varint is at
+  // most 5 bytes), then cut to size: appending a byte at a time checked the
+  // string's capacity for every byte.
+  constexpr std::size_t kMaxVarint = 5;
+  const std::size_t most = 2 + kMaxVarint * postings.size() +
+                           words.size() * (kMaxVarint + (width == kFullWord ? kMaxVarint : width)) +
+                           (width == kFullWord ? word_bytes : 0) + kChecksumBytes;
+  std::string out(most, '\0');
+  char* at = out.data();
+  auto put = [&at](std::uint32_t v) {
+    while (v >= 0x80) {
+      *at++ = static_cast<char>((v & 0x7f) | 0x80);
+      v >>= 7;
+    }
+    *at++ = static_cast<char>(v);
+  };
+  auto varint_bytes = [](std::uint32_t v) {
+    std::size_t n = 1;
+    for (; v >= 0x80; v >>= 7) ++n;
+    return n;
+  };
+  *at++ = static_cast<char>(width);
+  *at++ = static_cast<char>(seed);
   for (std::size_t i = 0; i < postings.size();) {
     const std::string_view word = postings[i].first;
-    deltas.clear();
-    Xapian::termpos last = 0;
-    for (; i < postings.size() && same_word(postings[i].first, word); ++i) {
-      if (!deltas.empty() && postings[i].second == last)
-        continue;  // the same word twice at one position
-      put_varint(deltas, postings[i].second - last);
-      last = postings[i].second;
+    std::size_t end = i + 1;
+    while (end < postings.size() && same_word(postings[end].first, word)) ++end;
+    // The same word twice at one position counts once.
+    std::size_t bytes = 0;
+    for (std::size_t k = i; k < end; ++k) {
+      if (k > i && postings[k].second == postings[k - 1].second) continue;
+      bytes += varint_bytes(postings[k].second - (k > i ? postings[k - 1].second : 0));
     }
     if (width == kFullWord) {
-      put_varint(out, static_cast<std::uint32_t>(word.size()));
-      out += word;
+      put(static_cast<std::uint32_t>(word.size()));
+      at = std::copy(word.begin(), word.end(), at);
     } else {
       const std::uint32_t h = hash(word, seed, width);
-      for (int b = 0; b < width; ++b) out += static_cast<char>((h >> (8 * b)) & 0xff);
+      for (int b = 0; b < width; ++b) *at++ = static_cast<char>((h >> (8 * b)) & 0xff);
     }
-    put_varint(out, static_cast<std::uint32_t>(deltas.size()));
-    out += deltas;
+    put(static_cast<std::uint32_t>(bytes));
+    for (std::size_t k = i; k < end; ++k) {
+      if (k > i && postings[k].second == postings[k - 1].second) continue;
+      put(postings[k].second - (k > i ? postings[k - 1].second : 0));
+    }
+    i = end;
   }
+  out.resize(static_cast<std::size_t>(at - out.data()));
   const std::uint32_t sum = checksum(out);
   for (std::size_t b = 0; b < kChecksumBytes; ++b) out += static_cast<char>((sum >> (8 * b)) & 0xff);
   return out;
