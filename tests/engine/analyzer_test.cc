@@ -361,6 +361,32 @@ TEST_F(AnalyzerTest, CorpusTokensAreConsistent) {
   }
 }
 
+// An analyzer that has made its cache of terms looks its words up after it has
+// split the text: it gives the very tokens an analyzer without the cache gives
+// (one made afresh for each text, which stays under the thousand words before it
+// makes one), words written otherwise than the text (a soft hyphen, a curly
+// apostrophe) and words too long to index included.
+TEST_F(AnalyzerTest, WithItsCacheOfTermsTokenizesAsWithout) {
+  auto texts = CorpusDisplayTexts();
+  texts.push_back("hyph\u00adenation don\u2019t " + std::string(kMaxTermBytes + 1, 'x') +
+                  " TNF-\u03b1 the LLMs of GPT4 3.5 \u57fa\u4e8e and " + std::string(kMaxTermBytes, 'y') + ".");
+  for (int warm = 0; warm < 3; ++warm) {
+    for (const auto& text : texts) analyzer_.tokenize(text);  // past the thousand words
+  }
+  for (const auto& text : texts) {
+    SCOPED_TRACE(text.substr(0, 60));
+    const auto with = analyzer_.tokenize(text);
+    const auto without = Analyzer().tokenize(text);
+    ASSERT_EQ(with.size(), without.size());
+    for (std::size_t i = 0; i < with.size(); ++i) {
+      EXPECT_EQ(with[i].term, without[i].term);
+      EXPECT_EQ(with[i].begin, without[i].begin);
+      EXPECT_EQ(with[i].end, without[i].end);
+      EXPECT_EQ(with[i].position, without[i].position);
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------
 // display_text, derive_title, content_id
 
@@ -569,6 +595,21 @@ TEST(StopWords, AreTheTermsTheAnalyzerMakesOfThem) {
   for (const char* word : {"The", "OF", "Into"}) EXPECT_TRUE(is_stop_word(analyzer.terms(word)[0])) << word;
   for (const char* word : {"attention", "one", "we", "model", "theory"}) {
     EXPECT_FALSE(is_stop_word(analyzer.terms(word)[0])) << word;
+  }
+  // No other term of up to three letters is one, nor the empty one.
+  const std::set<std::string> stop = {"a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if",
+                                      "in", "is", "it", "no", "not", "of", "on", "or", "the", "to", "was"};
+  EXPECT_FALSE(is_stop_word(""));
+  std::string term;
+  for (char a = 'a'; a <= 'z'; ++a) {
+    for (char b = '`'; b <= 'z'; ++b) {
+      for (char c = '`'; c <= 'z'; ++c) {
+        term.assign(1, a);
+        if (b != '`') term += b;
+        if (b != '`' && c != '`') term += c;
+        EXPECT_EQ(is_stop_word(term), stop.count(term) == 1) << term;
+      }
+    }
   }
 }
 
