@@ -61,26 +61,36 @@ std::string to_nfc(std::string s) {
 std::string collapse_spaces(std::string_view s) {
   std::string out;
   out.reserve(s.size());
+  // A character that stays as it is: printable ASCII but the space, or one of
+  // more bytes that is no white space.
+  auto stays = [&](std::size_t i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    return (c > 0x20 && c < 0x7f) || (c >= 0x80 && space_length(s, i) == 0);
+  };
   bool pending_space = false;
   for (std::size_t i = 0; i < s.size();) {
-    // A run of printable ASCII other than the space, copied at once.
-    std::size_t run = i;
-    while (run < s.size() && static_cast<unsigned char>(s[run] - 0x21) < 0x5e) ++run;
-    if (run > i) {
+    // Such characters, and single spaces between them, copied at once (most of
+    // an abstract is one such span).
+    std::size_t end = i;
+    while (end < s.size()) {
+      if (stays(end)) {
+        ++end;
+      } else if (s[end] == ' ' && end > i && end + 1 < s.size() && stays(end + 1)) {
+        end += 2;
+      } else {
+        break;
+      }
+    }
+    if (end > i) {
       if (pending_space) out += ' ';
       pending_space = false;
-      out.append(s.substr(i, run - i));
-      i = run;
+      out.append(s.substr(i, end - i));
+      i = end;
       continue;
     }
-    if (auto n = space_length(s, i); n > 0) {
-      pending_space = !out.empty();
-      i += n;
-      continue;
-    }
-    if (pending_space) out += ' ';
-    pending_space = false;
-    out += s[i++];
+    // White space, control characters among it: one space between words.
+    pending_space = !out.empty();
+    i += space_length(s, i);
   }
   return out;
 }
