@@ -387,6 +387,39 @@ TEST_F(AnalyzerTest, WithItsCacheOfTermsTokenizesAsWithout) {
   }
 }
 
+// index_words() gives tokenize()'s terms and positions, as views that hold for
+// both texts of a document: one of 6,000 distinct words, twice, has many words
+// that share a slot of the cache with another.
+TEST_F(AnalyzerTest, IndexWordsAreTheTokensTermsAndPositions) {
+  std::string many;
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 6000; ++i) many += "w" + std::to_string(i * 7919 % 6000) + "x ";
+  }
+  auto texts = CorpusDisplayTexts();
+  const std::string tricky = "hyph\u00adenation don\u2019t " + std::string(kMaxTermBytes + 1, 'x') +
+                             " TNF-\u03b1 the LLMs of GPT4 3.5 \u57fa\u4e8e.";
+  const std::vector<std::pair<std::string, std::string>> documents = {
+      {"", tricky}, {tricky, texts[0]}, {texts[1], many}, {many, texts[2]}, {texts[3], texts[4]}};
+  for (int pass = 0; pass < 2; ++pass) {  // the second with the cache made
+    for (const auto& [title, text] : documents) {
+      SCOPED_TRACE(text.substr(0, 60));
+      std::vector<IndexWord> title_words, text_words;
+      analyzer_.index_words(title, title_words);
+      analyzer_.index_words(text, text_words);
+      const Analyzer fresh;
+      for (const auto& [words, of] : {std::pair(&title_words, &title), std::pair(&text_words, &text)}) {
+        const auto tokens = fresh.tokenize(*of);
+        ASSERT_EQ(words->size(), tokens.size());
+        for (std::size_t i = 0; i < tokens.size(); ++i) {
+          EXPECT_EQ((*words)[i].term, tokens[i].term);
+          EXPECT_EQ((*words)[i].position, tokens[i].position);
+        }
+      }
+      analyzer_.end_document();
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------
 // display_text, derive_title, content_id
 
