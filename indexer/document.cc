@@ -1,6 +1,8 @@
 #include "indexer/document.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <cctype>
 #include <cstdint>
 #include <filesystem>
@@ -31,7 +33,11 @@ constexpr Xapian::termcount kTitleExtraWdf = 2;
 // as the strings themselves, where they differ.
 std::uint64_t leading_bytes(std::string_view s) {
   std::uint64_t v = 0;
-  for (std::size_t i = 0; i < 8; ++i) v = (v << 8) | (i < s.size() ? static_cast<unsigned char>(s[i]) : 0);
+  if (s.size() >= 8) {
+    std::memcpy(&v, s.data(), 8);
+    return std::endian::native == std::endian::little ? __builtin_bswap64(v) : v;
+  }
+  for (std::size_t i = 0; i < s.size(); ++i) v |= std::uint64_t{static_cast<unsigned char>(s[i])} << (56 - 8 * i);
   return v;
 }
 
@@ -140,6 +146,7 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
     // The words' terms are views into the analyzer, until this block ends
     // (end_document()); the acronyms below analyse again.
     std::vector<analysis::IndexWord> title_words, text_words;
+    text_words.reserve(a.text.size() / 6 + 1);  // about one word per 6-7 bytes of English
     struct EndDocument {
       const analysis::Analyzer& analyzer;
       ~EndDocument() { analyzer.end_document(); }
