@@ -17,7 +17,7 @@ constexpr std::array<std::string_view, 33> kStopWords = {
 };
 
 static_assert(std::is_sorted(kStopWords.begin(), kStopWords.end()));
-constexpr std::size_t kLongest = 5;  // "their", "there", "these"
+constexpr std::size_t kLongest = kLongestStopWord;
 static_assert(std::all_of(kStopWords.begin(), kStopWords.end(), [](std::string_view w) { return w.size() <= kLongest; }));
 
 // A word of at most kLongest bytes as one number (its length, then its bytes),
@@ -46,8 +46,8 @@ constexpr std::array<std::uint64_t, std::size_t{1} << kSlotBits> kTable = [] {
 
 }  // namespace
 
-bool is_stop_word(std::string_view term) {
-  if (term.size() > kLongest) return false;  // most words
+bool is_short_stop_word(std::string_view term) {
+  if (term.size() > kLongest) return false;
   const std::uint64_t key = packed(term);
   for (std::size_t slot = slot_of(key);; slot = (slot + 1) % kTable.size()) {
     if (kTable[slot] == 0) return false;
