@@ -22,9 +22,9 @@ using Json = simdjson::dom::element;
 //  - an integer outside 64 bits is a number but no integer (nlohmann made it a double;
 //    simdjson refuses it);
 //  - nesting is not limited (simdjson's default stops at 1024 levels).
-// Not thread-safe. Its memory is that of the largest text parsed since the last one
-// over kRetainedBytes (about 15 bytes a byte of text), so a long record is not kept
-// in memory by the many short ones after it.
+// Not thread-safe. simdjson takes about 15 bytes of memory a byte of text and keeps
+// them for the next text: the buffers of a text over kRetainedBytes go when a
+// shorter one comes, so one long record does not hold its memory through a file.
 class JsonParser {
  public:
   // The value `text` holds, valid until the next parse(); nullopt if `text` is not
