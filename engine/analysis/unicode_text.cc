@@ -35,6 +35,23 @@ std::size_t ascii_words(std::string_view s, std::size_t from) {
   return i - from;
 }
 
+// True if the eight bytes of `s` at `at` stay as they are in collapse_spaces():
+// printable ASCII, spaces only single and between two such characters (the first
+// byte may be one if `after_text`: the byte before it stays).
+bool plain_words(std::string_view s, std::size_t at, bool after_text) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull, kLow = ~kHigh;
+  std::uint64_t w;
+  std::memcpy(&w, s.data() + at, 8);
+  // No byte over 0x7f, so no sum carries into the next byte: each is at least
+  // 0x20 if adding 0x60 sets its high bit, and under 0x7f if adding 1 does not.
+  if ((w & kHigh) != 0 || ((w + 0x60 * kOnes) & kHigh) != kHigh || ((w + kOnes) & kHigh) != 0) return false;
+  const std::uint64_t x = w ^ (0x20 * kOnes);                 // a space is a zero byte
+  const std::uint64_t spaces = ~(((x & kLow) + kLow) | x | kLow);  // 0x80 where a space is
+  if (spaces == 0) return true;
+  const bool first = (spaces & 0x80) != 0, last = (spaces >> 56) != 0;
+  return (spaces & (spaces << 8)) == 0 && !last && (after_text || !first);
+}
+
 }  // namespace
 
 std::size_t ascii_prefix(std::string_view s) {
@@ -73,7 +90,9 @@ std::string collapse_spaces(std::string_view s) {
     // an abstract is one such span).
     std::size_t end = i;
     while (end < s.size()) {
-      if (stays(end)) {
+      if (end + 8 <= s.size() && plain_words(s, end, end > i)) {
+        end += 8;
+      } else if (stays(end)) {
         ++end;
       } else if (s[end] == ' ' && end > i && end + 1 < s.size() && stays(end + 1)) {
         end += 2;
