@@ -96,11 +96,18 @@ std::string encode(std::vector<Posting> postings) {
   auto same_word = [](std::string_view a, std::string_view b) {
     return a.size() == b.size() && (a.data() == b.data() || a == b);
   };
+  // Most neighbours differ in their first byte, told without a call of memcmp.
+  auto before = [](std::string_view a, std::string_view b) {
+    if (!a.empty() && !b.empty() && a[0] != b[0]) {
+      return static_cast<unsigned char>(a[0]) < static_cast<unsigned char>(b[0]);
+    }
+    return a < b;
+  };
   bool sorted = true;
   for (std::size_t i = 1; i < postings.size() && sorted; ++i) {
     const Posting& a = postings[i - 1];
     const Posting& b = postings[i];
-    sorted = same_word(a.first, b.first) ? a.second <= b.second : a.first < b.first;
+    sorted = same_word(a.first, b.first) ? a.second <= b.second : before(a.first, b.first);
   }
   if (!sorted) std::sort(postings.begin(), postings.end());
   std::vector<std::string_view> words;
