@@ -39,14 +39,6 @@ std::uint32_t hash(std::string_view term, unsigned seed, int width) {
   return width == 4 ? h : h & ((1u << (8 * width)) - 1);
 }
 
-void put_varint(std::string& out, std::uint32_t v) {
-  while (v >= 0x80) {
-    out += static_cast<char>((v & 0x7f) | 0x80);
-    v >>= 7;
-  }
-  out += static_cast<char>(v);
-}
-
 [[noreturn]] void corrupt() { throw CorruptIndex("a document's word positions cannot be read"); }
 
 std::uint32_t get_varint(std::string_view v, std::size_t& at) {
@@ -60,14 +52,37 @@ std::uint32_t get_varint(std::string_view v, std::size_t& at) {
   corrupt();
 }
 
-// A width and seed under which no two of `words` share a hash; {0, 0} if none.
-std::pair<int, unsigned> choose_hash(const std::vector<std::string_view>& words) {
-  std::vector<std::uint32_t> hashes(words.size());
+// True if no two of `hashes` (of two bytes) are equal: a bit each in a table of
+// all 65,536, where sorting them was a third of encode()'s time.
+bool distinct_two_byte(const std::vector<std::uint32_t>& hashes) {
+  thread_local std::vector<std::uint64_t> seen(65536 / 64);
+  std::size_t i = 0;
+  for (; i < hashes.size(); ++i) {
+    std::uint64_t& bits = seen[hashes[i] / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (hashes[i] % 64);
+    if ((bits & bit) != 0) break;
+    bits |= bit;
+  }
+  const bool distinct = i == hashes.size();
+  for (std::size_t k = 0; k < i; ++k) seen[hashes[k] / 64] = 0;
+  return distinct;
+}
+
+// A width and seed under which no two of `words` share a hash, with the words'
+// hashes under them in `hashes`; {0, 0} if there is none.
+std::pair<int, unsigned> choose_hash(const std::vector<std::string_view>& words, std::vector<std::uint32_t>& hashes) {
+  hashes.resize(words.size());
+  std::vector<std::uint32_t> sorted;
   for (int width = 2; width <= 4; ++width) {
     for (unsigned seed = 0; seed < kSeedsPerWidth; ++seed) {
       for (std::size_t i = 0; i < words.size(); ++i) hashes[i] = hash(words[i], seed, width);
-      std::sort(hashes.begin(), hashes.end());
-      if (std::adjacent_find(hashes.begin(), hashes.end()) == hashes.end()) return {width, seed};
+      if (width == 2) {
+        if (distinct_two_byte(hashes)) return {width, seed};
+        continue;
+      }
+      sorted = hashes;
+      std::sort(sorted.begin(), sorted.end());
+      if (std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end()) return {width, seed};
     }
   }
   return {kFullWord, 0};
@@ -81,43 +96,78 @@ std::string encode(std::vector<Posting> postings) {
   auto same_word = [](std::string_view a, std::string_view b) {
     return a.size() == b.size() && (a.data() == b.data() || a == b);
   };
+  // Most neighbours differ in their first byte, told without a call of memcmp.
+  auto before = [](std::string_view a, std::string_view b) {
+    if (!a.empty() && !b.empty() && a[0] != b[0]) {
+      return static_cast<unsigned char>(a[0]) < static_cast<unsigned char>(b[0]);
+    }
+    return a < b;
+  };
   bool sorted = true;
   for (std::size_t i = 1; i < postings.size() && sorted; ++i) {
     const Posting& a = postings[i - 1];
     const Posting& b = postings[i];
-    sorted = same_word(a.first, b.first) ? a.second <= b.second : a.first < b.first;
+    sorted = same_word(a.first, b.first) ? a.second <= b.second : before(a.first, b.first);
   }
   if (!sorted) std::sort(postings.begin(), postings.end());
   std::vector<std::string_view> words;
+  std::size_t word_bytes = 0;
   for (const auto& p : postings) {
-    if (words.empty() || !same_word(words.back(), p.first)) words.push_back(p.first);
+    if (words.empty() || !same_word(words.back(), p.first)) {
+      words.push_back(p.first);
+      word_bytes += p.first.size();
+    }
   }
-  const auto [width, seed] = choose_hash(words);
-  std::string out;
-  out.reserve(2 + 3 * postings.size() + (width == kFullWord ? 8 : width + 2) * words.size() + kChecksumBytes);
-  out += static_cast<char>(width);
-  out += static_cast<char>(seed);
-  std::string deltas;
-  for (std::size_t i = 0; i < postings.size();) {
+  std::vector<std::uint32_t> hashes;
+  const auto [width, seed] = choose_hash(words, hashes);
+  // Written through a pointer into room for the longest it can be (a varint is at
+  // most 5 bytes), then cut to size: appending a byte at a time checked the
+  // string's capacity for every byte.
+  constexpr std::size_t kMaxVarint = 5;
+  const std::size_t most = 2 + kMaxVarint * postings.size() +
+                           words.size() * (kMaxVarint + (width == kFullWord ? kMaxVarint : width)) +
+                           (width == kFullWord ? word_bytes : 0) + kChecksumBytes;
+  std::string out(most, '\0');
+  char* at = out.data();
+  auto put = [&at](std::uint32_t v) {
+    while (v >= 0x80) {
+      *at++ = static_cast<char>((v & 0x7f) | 0x80);
+      v >>= 7;
+    }
+    *at++ = static_cast<char>(v);
+  };
+  auto varint_bytes = [](std::uint32_t v) {
+    std::size_t n = 1;
+    for (; v >= 0x80; v >>= 7) ++n;
+    return n;
+  };
+  *at++ = static_cast<char>(width);
+  *at++ = static_cast<char>(seed);
+  for (std::size_t i = 0, w = 0; i < postings.size(); ++w) {
     const std::string_view word = postings[i].first;
-    deltas.clear();
-    Xapian::termpos last = 0;
-    for (; i < postings.size() && same_word(postings[i].first, word); ++i) {
-      if (!deltas.empty() && postings[i].second == last)
-        continue;  // the same word twice at one position
-      put_varint(deltas, postings[i].second - last);
-      last = postings[i].second;
+    std::size_t end = i + 1;
+    while (end < postings.size() && same_word(postings[end].first, word)) ++end;
+    // The same word twice at one position counts once.
+    std::size_t bytes = 0;
+    for (std::size_t k = i; k < end; ++k) {
+      if (k > i && postings[k].second == postings[k - 1].second) continue;
+      bytes += varint_bytes(postings[k].second - (k > i ? postings[k - 1].second : 0));
     }
     if (width == kFullWord) {
-      put_varint(out, static_cast<std::uint32_t>(word.size()));
-      out += word;
+      put(static_cast<std::uint32_t>(word.size()));
+      at = std::copy(word.begin(), word.end(), at);
     } else {
-      const std::uint32_t h = hash(word, seed, width);
-      for (int b = 0; b < width; ++b) out += static_cast<char>((h >> (8 * b)) & 0xff);
+      const std::uint32_t h = hashes[w];  // words[w] is `word`
+      for (int b = 0; b < width; ++b) *at++ = static_cast<char>((h >> (8 * b)) & 0xff);
     }
-    put_varint(out, static_cast<std::uint32_t>(deltas.size()));
-    out += deltas;
+    put(static_cast<std::uint32_t>(bytes));
+    for (std::size_t k = i; k < end; ++k) {
+      if (k > i && postings[k].second == postings[k - 1].second) continue;
+      put(postings[k].second - (k > i ? postings[k - 1].second : 0));
+    }
+    i = end;
   }
+  out.resize(static_cast<std::size_t>(at - out.data()));
   const std::uint32_t sum = checksum(out);
   for (std::size_t b = 0; b < kChecksumBytes; ++b) out += static_cast<char>((sum >> (8 * b)) & 0xff);
   return out;

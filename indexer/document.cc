@@ -1,6 +1,8 @@
 #include "indexer/document.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <cctype>
 #include <cstdint>
 #include <filesystem>
@@ -31,7 +33,11 @@ constexpr Xapian::termcount kTitleExtraWdf = 2;
 // as the strings themselves, where they differ.
 std::uint64_t leading_bytes(std::string_view s) {
   std::uint64_t v = 0;
-  for (std::size_t i = 0; i < 8; ++i) v = (v << 8) | (i < s.size() ? static_cast<unsigned char>(s[i]) : 0);
+  if (s.size() >= 8) {
+    std::memcpy(&v, s.data(), 8);
+    return std::endian::native == std::endian::little ? __builtin_bswap64(v) : v;
+  }
+  for (std::size_t i = 0; i < s.size(); ++i) v |= std::uint64_t{static_cast<unsigned char>(s[i])} << (56 - 8 * i);
   return v;
 }
 
@@ -136,56 +142,66 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
   // in a std::map, and an abstract repeats its words. One sort by (term,
   // position) groups a term's occurrences for its wdf and, in the same order,
   // for the positions value.
-  const auto title_tokens = analyzer.tokenize(a.title);
-  const auto text_tokens = analyzer.tokenize(a.text);
-  struct Occurrence {
-    std::string_view term;
-    Xapian::termpos position;  // kNoPosition: counts in the wdf, has no position
-    Xapian::termcount wdf;
-    std::uint64_t head = leading_bytes(term);  // orders most pairs without a memcmp
-    bool operator<(const Occurrence& o) const {
-      if (head != o.head) return head < o.head;
-      if (const int c = term.compare(o.term); c != 0) return c < 0;
-      return position < o.position;
+  {
+    // The words' terms are views into the analyzer, until this block ends
+    // (end_document()); the acronyms below analyse again.
+    std::vector<analysis::IndexWord> title_words, text_words;
+    text_words.reserve(a.text.size() / 6 + 1);  // about one word per 6-7 bytes of English
+    struct EndDocument {
+      const analysis::Analyzer& analyzer;
+      ~EndDocument() { analyzer.end_document(); }
+    } end_document{analyzer};
+    analyzer.index_words(a.title, title_words);
+    analyzer.index_words(a.text, text_words);
+    struct Occurrence {
+      std::string_view term;
+      Xapian::termpos position;  // kNoPosition: counts in the wdf, has no position
+      Xapian::termcount wdf;
+      std::uint64_t head = leading_bytes(term);  // orders most pairs without a memcmp
+      bool operator<(const Occurrence& o) const {
+        if (head != o.head) return head < o.head;
+        if (const int c = term.compare(o.term); c != 0) return c < 0;
+        return position < o.position;
+      }
+    };
+    constexpr Xapian::termpos kNoPosition = 0;  // positions start at 1
+    std::vector<Occurrence> body;
+    std::vector<std::string_view> title;
+    body.reserve(title_words.size() + text_words.size());
+    Xapian::termpos offset = 0;
+    for (const auto& t : title_words) {
+      if (!title_in_text) offset = t.position + kTitleGap;
+      if (analysis::is_stop_word(t.term)) continue;
+      title.push_back(t.term);
+      // The body term: once for the word (unless the text, which then starts with
+      // the title, counts it) and kTitleExtraWdf times more for being in the title.
+      body.push_back({t.term, title_in_text ? kNoPosition : t.position, (title_in_text ? 0 : 1) + kTitleExtraWdf});
     }
-  };
-  constexpr Xapian::termpos kNoPosition = 0;  // positions start at 1
-  std::vector<Occurrence> body;
-  std::vector<std::string_view> title;
-  body.reserve(title_tokens.size() + text_tokens.size());
-  Xapian::termpos offset = 0;
-  for (const auto& t : title_tokens) {
-    if (!title_in_text) offset = t.position + kTitleGap;
-    if (analysis::is_stop_word(t.term)) continue;
-    title.push_back(t.term);
-    // The body term: once for the word (unless the text, which then starts with
-    // the title, counts it) and kTitleExtraWdf times more for being in the title.
-    body.push_back({t.term, title_in_text ? kNoPosition : t.position, (title_in_text ? 0 : 1) + kTitleExtraWdf});
-  }
-  for (const auto& t : text_tokens) {
-    if (analysis::is_stop_word(t.term)) continue;
-    body.push_back({t.term, offset + t.position, 1});
-  }
-  std::sort(title.begin(), title.end());
-  for (std::size_t i = 0, j; i < title.size(); i = j) {
-    for (j = i + 1; j < title.size() && title[j] == title[i];) ++j;
-    doc.add_term(std::string(kTitlePrefix).append(title[i]), static_cast<Xapian::termcount>(j - i));
-  }
-  std::sort(body.begin(), body.end());
-  std::vector<positions::Posting> postings;
-  postings.reserve(body.size());
-  for (std::size_t i = 0, j; i < body.size(); i = j) {
-    Xapian::termcount wdf = 0;
-    const std::string term(body[i].term);
-    for (j = i; j < body.size() && body[j].term == body[i].term; ++j) {
-      wdf += body[j].wdf;
-      if (body[j].position == kNoPosition) continue;
-      postings.emplace_back(body[i].term, body[j].position);  // one string per word (positions::encode)
-      if (xapian_positions) doc.add_posting(term, body[j].position, 0);  // wdf counted below
+    for (const auto& t : text_words) {
+      if (analysis::is_stop_word(t.term)) continue;
+      body.push_back({t.term, offset + t.position, 1});
     }
-    doc.add_term(term, wdf);
+    std::sort(title.begin(), title.end());
+    for (std::size_t i = 0, j; i < title.size(); i = j) {
+      for (j = i + 1; j < title.size() && title[j] == title[i];) ++j;
+      doc.add_term(std::string(kTitlePrefix).append(title[i]), static_cast<Xapian::termcount>(j - i));
+    }
+    std::sort(body.begin(), body.end());
+    std::vector<positions::Posting> postings;
+    postings.reserve(body.size());
+    for (std::size_t i = 0, j; i < body.size(); i = j) {
+      Xapian::termcount wdf = 0;
+      const std::string term(body[i].term);
+      for (j = i; j < body.size() && body[j].term == body[i].term; ++j) {
+        wdf += body[j].wdf;
+        if (body[j].position == kNoPosition) continue;
+        postings.emplace_back(body[i].term, body[j].position);  // one string per word (positions::encode)
+        if (xapian_positions) doc.add_posting(term, body[j].position, 0);  // wdf counted below
+      }
+      doc.add_term(term, wdf);
+    }
+    if (!postings.empty()) doc.add_value(kPositionsSlot, positions::encode(std::move(postings)));
   }
-  if (!postings.empty()) doc.add_value(kPositionsSlot, positions::encode(std::move(postings)));
 
   doc.add_boolean_term(id_term(a.id));
   const int date = a.year * 10000 + a.month * 100 + a.day;  // unknown parts 0

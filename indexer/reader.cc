@@ -5,13 +5,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include <map>
 #include <utility>
 #include <vector>
 
 #include "abstracts/error.h"
 #include "engine/schema.h"
 #include "indexer/bibtex_reader.h"
+#include "indexer/json.h"
 #include "indexer/line_source.h"
 #include "indexer/markup.h"
 #include "indexer/names.h"
@@ -154,12 +155,6 @@ class TextReader : public LineRecordReader {
   std::string line_;
 };
 
-// The string at `key`, or "" when it is missing, null or not a string.
-std::string text_of(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // "1234-5678" or "1234-567X" (also without the hyphen): an ISSN, not a book's ISBN.
 bool is_issn(std::string_view value) {
   std::string digits;
@@ -183,9 +178,8 @@ std::string page_range(const std::string& first, const std::string& last) {
 }
 
 // A value CSL-JSON may give as a string or a number ("volume": 12).
-std::string text_or_number(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  if (it != j.end() && it->is_number_integer()) return std::to_string(it->get<long long>());
+std::string text_or_number(Json j, std::string_view key) {
+  if (const auto value = find(j, key); value && is_integer(*value)) return std::to_string(integer(*value));
   return text_of(j, key);
 }
 
@@ -195,12 +189,12 @@ struct BadRecord {
   std::string what;
 };
 
-void beir(const nlohmann::json& j, Record& r) {
-  const auto& id = j["_id"];
-  if (id.is_string()) {
-    r.fields.id = id.get<std::string>();
-  } else if (id.is_number_integer()) {
-    r.fields.id = std::to_string(id.get<long long>());
+void beir(Json j, Record& r) {
+  const Json id = *find(j, "_id");
+  if (std::string_view text; id.get(text) == simdjson::SUCCESS) {
+    r.fields.id = text;
+  } else if (is_integer(id)) {
+    r.fields.id = std::to_string(integer(id));
   } else {
     throw BadRecord{"\"_id\" is neither a string nor an integer"};
   }
@@ -211,22 +205,25 @@ void beir(const nlohmann::json& j, Record& r) {
 
 // arXiv's metadata snapshot (the Kaggle file): "authors_parsed" is
 // [family, given, suffix] in Unicode; "authors" the same names in LaTeX.
-void arxiv(const nlohmann::json& j, Record& r) {
+void arxiv(Json j, Record& r) {
   r.raw_text = text_of(j, "abstract");
   r.fields.title = text_of(j, "title");
   r.fields.arxiv_id = text_of(j, "id");
   r.fields.doi = text_of(j, "doi");
   r.fields.venue = "arXiv";
   r.fields.item_type = "preprint";
-  if (auto parsed = j.find("authors_parsed"); parsed != j.end() && parsed->is_array()) {
-    for (const auto& name : *parsed) {
-      if (!name.is_array() || name.empty() || !name[0].is_string()) continue;
+  if (const auto parsed = find_array(j, "authors_parsed")) {
+    for (const Json name : *parsed) {
+      // The strings of [family, given, suffix]; a name without its family is none.
+      std::string_view part[3];
+      const std::size_t size = array_size(name);
+      if (size == 0 || array_at(name, 0).get(part[0]) != simdjson::SUCCESS) continue;
+      for (std::size_t k = 1; k < 3 && k < size; ++k) {
+        if (array_at(name, k).get(part[k]) != simdjson::SUCCESS) part[k] = {};  // not a string: none
+      }
       add_author(r.fields, [&] {
-        Author a{name[0].get<std::string>(),
-                 name.size() > 1 && name[1].is_string() ? name[1].get<std::string>() : ""};
-        if (name.size() > 2 && name[2].is_string() && !name[2].get<std::string>().empty()) {
-          a.given += (a.given.empty() ? "" : ", ") + name[2].get<std::string>();
-        }
+        Author a{std::string(part[0]), std::string(part[1])};
+        if (!part[2].empty()) a.given += (a.given.empty() ? "" : ", ") + std::string(part[2]);
         return a;
       });
     }
@@ -236,15 +233,15 @@ void arxiv(const nlohmann::json& j, Record& r) {
   r.fields.categories = split_list(text_of(j, "categories"), " ");
   // The first version's date is the paper's; update_date is the record's.
   std::string date = text_of(j, "update_date");
-  if (auto versions = j.find("versions"); versions != j.end() && versions->is_array() && !versions->empty() &&
-                                          (*versions)[0].is_object()) {
-    date = text_of((*versions)[0], "created");
+  if (const auto versions = find(j, "versions"); versions && array_size(*versions) > 0 &&
+                                                  array_at(*versions, 0).is_object()) {
+    date = text_of(array_at(*versions, 0), "created");
   }
   parse_date(date, r.fields.year, r.fields.month, r.fields.day);
 }
 
 // Semantic Scholar's Open Research Corpus (the old schema: "paperAbstract").
-void semantic_scholar(const nlohmann::json& j, Record& r) {
+void semantic_scholar(Json j, Record& r) {
   r.raw_text = text_of(j, "paperAbstract");
   r.fields.title = text_of(j, "title");
   r.fields.doi = text_of(j, "doi");
@@ -253,15 +250,15 @@ void semantic_scholar(const nlohmann::json& j, Record& r) {
   if (r.fields.venue.empty()) r.fields.venue = text_of(j, "venue");
   r.fields.volume = trim(text_of(j, "journalVolume"));
   r.fields.pages = trim(text_of(j, "journalPages"));
-  if (auto year = j.find("year"); year != j.end() && year->is_number_integer()) r.fields.year = year->get<int>();
-  if (auto authors = j.find("authors"); authors != j.end() && authors->is_array()) {
-    for (const auto& a : *authors) {
+  if (const auto year = find(j, "year"); year && is_integer(*year)) r.fields.year = static_cast<int>(integer(*year));
+  if (const auto authors = find_array(j, "authors")) {
+    for (const Json a : *authors) {
       if (a.is_object()) add_author(r.fields, [&] { return parse_name(text_of(a, "name")); });
     }
   }
-  if (auto entities = j.find("entities"); entities != j.end() && entities->is_array()) {
-    for (const auto& e : *entities) {
-      if (e.is_string()) r.fields.categories.push_back(e.get<std::string>());
+  if (const auto entities = find_array(j, "entities")) {
+    for (const Json e : *entities) {
+      if (std::string_view entity; e.get(entity) == simdjson::SUCCESS) r.fields.categories.emplace_back(entity);
     }
   }
   // Without a DOI or PMID, Semantic Scholar's own id names the paper.
@@ -273,13 +270,18 @@ std::string last_segment(const std::string& url) { return url.substr(url.find_la
 
 // An OpenAlex work (the /works API): the abstract comes as an inverted index,
 // word -> positions, and is rebuilt; its words may hold MathML and "&#13;".
-void openalex(const nlohmann::json& j, Record& r) {
-  if (auto index = j.find("abstract_inverted_index"); index != j.end() && index->is_object()) {
+void openalex(Json j, Record& r) {
+  simdjson::dom::object index;
+  if (const auto value = find(j, "abstract_inverted_index"); value && value->get(index) == simdjson::SUCCESS) {
+    // A word given twice has the positions it was given last.
+    std::map<std::string_view, Json> positions_of;
+    for (const simdjson::dom::key_value_pair field : index) positions_of[field.key] = field.value;
     std::vector<std::pair<long long, std::string>> words;
-    for (const auto& [word, positions] : index->items()) {
-      if (!positions.is_array()) continue;
-      for (const auto& p : positions) {
-        if (p.is_number_integer()) words.emplace_back(p.get<long long>(), word);
+    for (const auto& [word, positions] : positions_of) {
+      simdjson::dom::array list;
+      if (positions.get(list) != simdjson::SUCCESS) continue;
+      for (const Json p : list) {
+        if (is_integer(p)) words.emplace_back(integer(p), word);
       }
     }
     std::sort(words.begin(), words.end());
@@ -295,32 +297,29 @@ void openalex(const nlohmann::json& j, Record& r) {
   r.fields.title = strip_markup(text_of(j, "title"));
   if (r.fields.title.empty()) r.fields.title = strip_markup(text_of(j, "display_name"));
   r.fields.doi = text_of(j, "doi");
-  if (auto ids = j.find("ids"); ids != j.end() && ids->is_object()) {
+  if (const auto ids = find_object(j, "ids")) {
     const std::string pmid = text_of(*ids, "pmid");
     if (!pmid.empty()) r.fields.pmid = last_segment(pmid);
     r.fields.pmcid = text_of(*ids, "pmcid");  // a link, made "PMC..." by the indexer
   }
-  if (auto year = j.find("publication_year"); year != j.end() && year->is_number_integer()) {
-    r.fields.year = year->get<int>();
+  if (const auto year = find(j, "publication_year"); year && is_integer(*year)) {
+    r.fields.year = static_cast<int>(integer(*year));
   }
   int year = 0, month = 0, day = 0;
   if (parse_date(text_of(j, "publication_date"), year, month, day) && year == r.fields.year) {
     r.fields.month = month;
     r.fields.day = day;
   }
-  if (auto authorships = j.find("authorships"); authorships != j.end() && authorships->is_array()) {
-    for (const auto& a : *authorships) {
-      if (!a.is_object()) continue;
-      const auto author = a.find("author");
-      if (author != a.end() && author->is_object()) {
+  if (const auto authorships = find_array(j, "authorships")) {
+    for (const Json a : *authorships) {
+      if (const auto author = find_object(a, "author")) {
         const std::string name = text_of(*author, "display_name");
         if (!name.empty()) add_author(r.fields, [&] { return parse_name(name); });
       }
     }
   }
-  if (auto location = j.find("primary_location"); location != j.end() && location->is_object()) {
-    const auto source = location->find("source");
-    if (source != location->end() && source->is_object()) {
+  if (const auto location = find_object(j, "primary_location")) {
+    if (const auto source = find_object(*location, "source")) {
       r.fields.venue = text_of(*source, "display_name");
       r.fields.issn = text_of(*source, "issn_l");
       r.fields.publisher = text_of(*source, "host_organization_name");
@@ -328,13 +327,13 @@ void openalex(const nlohmann::json& j, Record& r) {
     r.fields.url = text_of(*location, "landing_page_url");
   }
   r.fields.item_type = text_of(j, "type");  // "article", "book-chapter", ... (Crossref's types)
-  if (auto biblio = j.find("biblio"); biblio != j.end() && biblio->is_object()) {
+  if (const auto biblio = find_object(j, "biblio")) {
     r.fields.volume = text_of(*biblio, "volume");
     r.fields.issue = text_of(*biblio, "issue");
     r.fields.pages = page_range(text_of(*biblio, "first_page"), text_of(*biblio, "last_page"));
   }
-  if (auto keywords = j.find("keywords"); keywords != j.end() && keywords->is_array()) {
-    for (const auto& k : *keywords) {
+  if (const auto keywords = find_array(j, "keywords")) {
+    for (const Json k : *keywords) {
       if (!k.is_object()) continue;
       std::string name = text_of(k, "display_name");
       if (!name.empty()) r.fields.categories.push_back(std::move(name));
@@ -347,7 +346,7 @@ void openalex(const nlohmann::json& j, Record& r) {
 // {literal}], "issued" {"date-parts": [[y, m, d]]}, "container-title", "DOI",
 // "PMID", "keyword", and HTML in "abstract". Manubot keeps the paper's own id
 // in "note" ("standard_id: arxiv:1106.5730").
-void csl(const nlohmann::json& j, Record& r) {
+void csl(Json j, Record& r) {
   r.raw_text = strip_markup(text_of(j, "abstract"));
   r.fields.title = strip_markup(text_of(j, "title"));
   r.fields.venue = text_of(j, "container-title");
@@ -370,8 +369,8 @@ void csl(const nlohmann::json& j, Record& r) {
   } else if (const std::string url = text_of(j, "URL"); url.find("arxiv.org/abs/") != std::string::npos) {
     r.fields.arxiv_id = url.substr(url.find("arxiv.org/abs/") + 14);
   }
-  if (auto authors = j.find("author"); authors != j.end() && authors->is_array()) {
-    for (const auto& a : *authors) {
+  if (const auto authors = find_array(j, "author")) {
+    for (const Json a : *authors) {
       if (!a.is_object()) continue;
       const std::string family = text_of(a, "family"), literal = text_of(a, "literal");
       if (!family.empty()) {
@@ -381,14 +380,14 @@ void csl(const nlohmann::json& j, Record& r) {
       }
     }
   }
-  if (auto issued = j.find("issued"); issued != j.end() && issued->is_object()) {
-    const auto parts = issued->find("date-parts");
-    if (parts != issued->end() && parts->is_array() && !parts->empty() && (*parts)[0].is_array()) {
+  if (const auto issued = find_object(j, "issued")) {
+    const auto parts = find_array(*issued, "date-parts");
+    if (Json first; parts && parts->at(0).get(first) == simdjson::SUCCESS && first.is_array()) {
       int* fields[] = {&r.fields.year, &r.fields.month, &r.fields.day};
-      for (std::size_t k = 0; k < 3 && k < (*parts)[0].size(); ++k) {
-        const auto& v = (*parts)[0][k];
-        if (v.is_number_integer()) *fields[k] = v.get<int>();
-        if (v.is_string()) *fields[k] = std::atoi(v.get<std::string>().c_str());
+      for (std::size_t k = 0; k < 3 && k < array_size(first); ++k) {
+        const Json v = array_at(first, k);
+        if (is_integer(v)) *fields[k] = static_cast<int>(integer(v));
+        if (std::string_view text; v.get(text) == simdjson::SUCCESS) *fields[k] = std::atoi(std::string(text).c_str());
       }
     } else {
       parse_date(text_of(*issued, "raw"), r.fields.year, r.fields.month, r.fields.day);
@@ -414,25 +413,25 @@ void csl(const nlohmann::json& j, Record& r) {
 // kind its keys say (docs/formats.md); nullopt for one without something to
 // search (an abstract; for BEIR, text or a title). Throws BadRecord for a value
 // that is no object, or an object of no known kind.
-std::optional<Record> json_record(const nlohmann::json& j, std::uint32_t line) {
+std::optional<Record> json_record(Json j, std::uint32_t line) {
   if (!j.is_object()) throw BadRecord{"not a JSON object"};
   Record r;
   r.line = line;
-  const auto authors = j.find("authors");
-  if (j.contains("_id")) {
+  const auto authors = find(j, "authors");
+  if (contains(j, "_id")) {
     beir(j, r);
     if (r.raw_text.empty() && r.fields.title.empty()) return std::nullopt;
     return r;
   }
-  const bool csl_keys = j.contains("type") || j.contains("author") || j.contains("issued") ||
-                        j.contains("container-title");
-  if (j.contains("paperAbstract")) {
+  const bool csl_keys =
+      contains(j, "type") || contains(j, "author") || contains(j, "issued") || contains(j, "container-title");
+  if (contains(j, "paperAbstract")) {
     semantic_scholar(j, r);
-  } else if (j.contains("abstract_inverted_index")) {
+  } else if (contains(j, "abstract_inverted_index")) {
     openalex(j, r);
-  } else if (j.contains("abstract") && j.contains("id") &&
-             (j.contains("authors_parsed") || j.contains("versions") ||
-              (authors != j.end() && authors->is_string()) || !csl_keys)) {
+  } else if (contains(j, "abstract") && contains(j, "id") &&
+             (contains(j, "authors_parsed") || contains(j, "versions") || (authors && authors->is_string()) ||
+              !csl_keys)) {
     // "id" and "abstract" suffice: a CSL-JSON item has them too, and its own keys.
     arxiv(j, r);
   } else if (csl_keys) {
@@ -447,11 +446,12 @@ std::optional<Record> json_record(const nlohmann::json& j, std::uint32_t line) {
   return r;
 }
 
-// `text` parsed as JSON; BadRecord if it is not JSON.
-nlohmann::json parse_json(std::string_view text) {
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) throw BadRecord{"not valid JSON"};
-  return j;
+// `text` parsed as JSON by `parser`, valid until it parses again; BadRecord if
+// it is not JSON.
+Json parse_json(JsonParser& parser, std::string_view text) {
+  const std::optional<Json> j = parser.parse(text);
+  if (!j) throw BadRecord{"not valid JSON"};
+  return *j;
 }
 
 // One JSON object a line. A line may also be a whole OpenAlex response (the
@@ -506,9 +506,9 @@ class JsonLinesReader : public LineRecordReader {
       return std::nullopt;
     }
     if (is_blank(pending_)) return std::nullopt;
-    nlohmann::json j = parse_json(pending_);
-    if (auto results = j.find("results"); j.is_object() && results != j.end() && results->is_array()) {
-      results_ = std::move(*results);
+    const Json j = parse_json(parser_, pending_);
+    if (const auto results = find_array(j, "results")) {
+      results_.assign(results->begin(), results->end());
       return std::nullopt;
     }
     std::optional<Record> r = json_record(j, src_->number());
@@ -520,7 +520,8 @@ class JsonLinesReader : public LineRecordReader {
   std::string pending_;
   bool has_pending_;
   bool done_ = false;  // the file's end was read
-  nlohmann::json results_ = nlohmann::json::array();  // the works of an OpenAlex response line
+  JsonParser parser_;
+  std::vector<Json> results_;  // the works of an OpenAlex response line (in parser_'s document)
   std::size_t next_result_ = 0;
 };
 
@@ -554,7 +555,7 @@ class JsonArrayReader : public Reader {
           continue;
         }
         try {
-          if (auto r = json_record(parse_json(*element), element_line_)) return r;
+          if (auto r = json_record(parse_json(parser_, *element), element_line_)) return r;
           ++skipped_;
         } catch (const BadRecord& bad) {
           reject(element_line_, bad.what, kElementHint);
@@ -727,6 +728,7 @@ class JsonArrayReader : public Reader {
   }
 
   std::unique_ptr<LineSource> src_;
+  JsonParser parser_;
   std::string line_;
   std::size_t pos_ = 0;
   std::uint32_t line_number_ = 0;

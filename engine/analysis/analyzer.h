@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,13 @@ struct Token {
   std::size_t begin = 0;    // byte range of the word in the analysed text
   std::size_t end = 0;
   std::uint32_t position = 0;  // 1-based word position
+};
+
+// A word of a text as the indexer takes it (Analyzer::index_words): its term and
+// its 1-based position.
+struct IndexWord {
+  std::string_view term;
+  std::uint32_t position = 0;
 };
 
 // Splits display text (see abstracts::display_text) into index terms:
@@ -50,6 +58,17 @@ class Analyzer {
   // Just the terms of tokenize(), in order.
   std::vector<std::string> terms(std::string_view text) const;
 
+  // For the indexer, which analyses every word of a corpus: the words of
+  // tokenize(text) as terms and positions only, appended to `out` in order, with
+  // no string made for a word. A term is a view into this analyzer (its cache of
+  // terms), valid until end_document(), and only while nothing but index_words()
+  // is called on it in between: a document's texts (a title, a text) are read
+  // between two end_document() calls.
+  void index_words(std::string_view text, std::vector<IndexWord>& out) const;
+
+  // The end of the document index_words() read: its words' views are invalid.
+  void end_document() const;
+
   // The first word of `text`, as written there, that tokenize() leaves out for
   // a term longer than kMaxTermBytes; "" if there is none. For saying why a
   // query has no words.
@@ -70,6 +89,10 @@ class Analyzer {
 
   // The term of `raw`, one word as tokenize() found it: stem(fold(raw)).
   std::string term_of(std::string_view raw) const;
+  // The cache's slot for the word `raw`, and its term through the cache (made).
+  static std::size_t slot_of(std::string_view raw);
+  const std::string& cached_term(std::size_t slot, std::string_view raw) const;
+  void make_cache() const;
 
   Xapian::Stem stemmer_;
   // Terms of the words seen last, direct-mapped by a hash of the word as
@@ -81,6 +104,20 @@ class Analyzer {
   };
   mutable std::vector<CachedTerm> terms_;
   mutable std::size_t words_ = 0;
+  // For index_words(): a bit for each slot whose term a word of the document
+  // being indexed points to (which no other word may take until
+  // end_document()), those slots, the terms of its words that no slot holds,
+  // and its words before they are looked up.
+  mutable std::vector<std::uint64_t> claimed_;
+  mutable std::vector<std::uint32_t> claimed_slots_;
+  mutable std::deque<std::string> spare_terms_;
+  struct Pending {
+    std::string_view raw;   // the word as written, in the text
+    std::string_view term;  // its term, if known already
+    std::uint32_t position;
+    std::uint32_t slot;
+  };
+  mutable std::vector<Pending> pending_;
 };
 
 // The calling thread's analyzer, made on its first use: an Analyzer is not

@@ -2,6 +2,7 @@
 
 #include "engine/analysis/unicode_text.h"
 
+#include <array>
 #include <cctype>
 #include <string_view>
 #include <unordered_map>
@@ -95,9 +96,13 @@ bool is_letter_accent(std::string_view name) {
 }
 
 // The bytes step() treats specially; every other byte is copied as it is.
-bool may_start_markup(char c) {
-  return c == '\\' || c == '$' || c == '-' || c == '{' || c == '}' || c == '^' || c == '_';
-}
+constexpr std::array<bool, 256> kMayStartMarkup = [] {
+  std::array<bool, 256> table{};
+  for (unsigned char c : std::string_view("\\$-{}^_")) table[c] = true;
+  return table;
+}();
+
+bool may_start_markup(char c) { return kMayStartMarkup[static_cast<unsigned char>(c)]; }
 
 // The superscript and subscript forms Unicode has of digits and signs: "x^2" in
 // math is shown "x²" ("$\sqrt{s}=7$ TeV" is "√s=7 TeV"); NFKC folds them back
@@ -136,16 +141,19 @@ class Converter {
 
  private:
   // Marks the '$' and '$$' that open or close math; a lone unpaired '$' (a price)
-  // is text. Escaped "\$" is never a delimiter.
+  // is text. Escaped "\$" is never a delimiter: a backslash takes the character
+  // after it, so a '$' is escaped when an odd run of backslashes comes before it.
   void find_math_delimiters() {
     std::vector<std::size_t> dollars;
-    for (std::size_t i = 0; i < s_.size(); ++i) {
-      if (s_[i] == '\\') {
+    for (std::size_t i = s_.find('$'); i != std::string_view::npos; i = s_.find('$', i)) {
+      std::size_t backslashes = 0;
+      while (backslashes < i && s_[i - backslashes - 1] == '\\') ++backslashes;
+      if (backslashes % 2 == 1) {
         ++i;
-      } else if (s_[i] == '$') {
-        dollars.push_back(i);
-        if (i + 1 < s_.size() && s_[i + 1] == '$') ++i;
+        continue;
       }
+      dollars.push_back(i);
+      i += (i + 1 < s_.size() && s_[i + 1] == '$') ? 2 : 1;
     }
     if (dollars.size() % 2 == 1) dollars.pop_back();
     math_dollars_.assign(dollars.begin(), dollars.end());

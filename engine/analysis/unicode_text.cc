@@ -35,6 +35,23 @@ std::size_t ascii_words(std::string_view s, std::size_t from) {
   return i - from;
 }
 
+// True if the eight bytes of `s` at `at` stay as they are in collapse_spaces():
+// printable ASCII, spaces only single and between two such characters (the first
+// byte may be one if `after_text`: the byte before it stays).
+bool plain_words(std::string_view s, std::size_t at, bool after_text) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull, kLow = ~kHigh;
+  std::uint64_t w;
+  std::memcpy(&w, s.data() + at, 8);
+  // No byte over 0x7f, so no sum carries into the next byte: each is at least
+  // 0x20 if adding 0x60 sets its high bit, and under 0x7f if adding 1 does not.
+  if ((w & kHigh) != 0 || ((w + 0x60 * kOnes) & kHigh) != kHigh || ((w + kOnes) & kHigh) != 0) return false;
+  const std::uint64_t x = w ^ (0x20 * kOnes);                 // a space is a zero byte
+  const std::uint64_t spaces = ~(((x & kLow) + kLow) | x | kLow);  // 0x80 where a space is
+  if (spaces == 0) return true;
+  const bool first = (spaces & 0x80) != 0, last = (spaces >> 56) != 0;
+  return (spaces & (spaces << 8)) == 0 && !last && (after_text || !first);
+}
+
 }  // namespace
 
 std::size_t ascii_prefix(std::string_view s) {
@@ -61,26 +78,38 @@ std::string to_nfc(std::string s) {
 std::string collapse_spaces(std::string_view s) {
   std::string out;
   out.reserve(s.size());
+  // A character that stays as it is: printable ASCII but the space, or one of
+  // more bytes that is no white space.
+  auto stays = [&](std::size_t i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    return (c > 0x20 && c < 0x7f) || (c >= 0x80 && space_length(s, i) == 0);
+  };
   bool pending_space = false;
   for (std::size_t i = 0; i < s.size();) {
-    // A run of printable ASCII other than the space, copied at once.
-    std::size_t run = i;
-    while (run < s.size() && static_cast<unsigned char>(s[run] - 0x21) < 0x5e) ++run;
-    if (run > i) {
+    // Such characters, and single spaces between them, copied at once (most of
+    // an abstract is one such span).
+    std::size_t end = i;
+    while (end < s.size()) {
+      if (end + 8 <= s.size() && plain_words(s, end, end > i)) {
+        end += 8;
+      } else if (stays(end)) {
+        ++end;
+      } else if (s[end] == ' ' && end > i && end + 1 < s.size() && stays(end + 1)) {
+        end += 2;
+      } else {
+        break;
+      }
+    }
+    if (end > i) {
       if (pending_space) out += ' ';
       pending_space = false;
-      out.append(s.substr(i, run - i));
-      i = run;
+      out.append(s.substr(i, end - i));
+      i = end;
       continue;
     }
-    if (auto n = space_length(s, i); n > 0) {
-      pending_space = !out.empty();
-      i += n;
-      continue;
-    }
-    if (pending_space) out += ' ';
-    pending_space = false;
-    out += s[i++];
+    // White space, control characters among it: one space between words.
+    pending_space = !out.empty();
+    i += space_length(s, i);
   }
   return out;
 }

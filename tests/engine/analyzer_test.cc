@@ -361,6 +361,65 @@ TEST_F(AnalyzerTest, CorpusTokensAreConsistent) {
   }
 }
 
+// An analyzer that has made its cache of terms looks its words up after it has
+// split the text: it gives the very tokens an analyzer without the cache gives
+// (one made afresh for each text, which stays under the thousand words before it
+// makes one), words written otherwise than the text (a soft hyphen, a curly
+// apostrophe) and words too long to index included.
+TEST_F(AnalyzerTest, WithItsCacheOfTermsTokenizesAsWithout) {
+  auto texts = CorpusDisplayTexts();
+  texts.push_back("hyph\u00adenation don\u2019t " + std::string(kMaxTermBytes + 1, 'x') +
+                  " TNF-\u03b1 the LLMs of GPT4 3.5 \u57fa\u4e8e and " + std::string(kMaxTermBytes, 'y') + ".");
+  for (int warm = 0; warm < 3; ++warm) {
+    for (const auto& text : texts) analyzer_.tokenize(text);  // past the thousand words
+  }
+  for (const auto& text : texts) {
+    SCOPED_TRACE(text.substr(0, 60));
+    const auto with = analyzer_.tokenize(text);
+    const auto without = Analyzer().tokenize(text);
+    ASSERT_EQ(with.size(), without.size());
+    for (std::size_t i = 0; i < with.size(); ++i) {
+      EXPECT_EQ(with[i].term, without[i].term);
+      EXPECT_EQ(with[i].begin, without[i].begin);
+      EXPECT_EQ(with[i].end, without[i].end);
+      EXPECT_EQ(with[i].position, without[i].position);
+    }
+  }
+}
+
+// index_words() gives tokenize()'s terms and positions, as views that hold for
+// both texts of a document: one of 6,000 distinct words, twice, has many words
+// that share a slot of the cache with another.
+TEST_F(AnalyzerTest, IndexWordsAreTheTokensTermsAndPositions) {
+  std::string many;
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 6000; ++i) many += "w" + std::to_string(i * 7919 % 6000) + "x ";
+  }
+  auto texts = CorpusDisplayTexts();
+  const std::string tricky = "hyph\u00adenation don\u2019t " + std::string(kMaxTermBytes + 1, 'x') +
+                             " TNF-\u03b1 the LLMs of GPT4 3.5 \u57fa\u4e8e.";
+  const std::vector<std::pair<std::string, std::string>> documents = {
+      {"", tricky}, {tricky, texts[0]}, {texts[1], many}, {many, texts[2]}, {texts[3], texts[4]}};
+  for (int pass = 0; pass < 2; ++pass) {  // the second with the cache made
+    for (const auto& [title, text] : documents) {
+      SCOPED_TRACE(text.substr(0, 60));
+      std::vector<IndexWord> title_words, text_words;
+      analyzer_.index_words(title, title_words);
+      analyzer_.index_words(text, text_words);
+      const Analyzer fresh;
+      for (const auto& [words, of] : {std::pair(&title_words, &title), std::pair(&text_words, &text)}) {
+        const auto tokens = fresh.tokenize(*of);
+        ASSERT_EQ(words->size(), tokens.size());
+        for (std::size_t i = 0; i < tokens.size(); ++i) {
+          EXPECT_EQ((*words)[i].term, tokens[i].term);
+          EXPECT_EQ((*words)[i].position, tokens[i].position);
+        }
+      }
+      analyzer_.end_document();
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------
 // display_text, derive_title, content_id
 
@@ -569,6 +628,21 @@ TEST(StopWords, AreTheTermsTheAnalyzerMakesOfThem) {
   for (const char* word : {"The", "OF", "Into"}) EXPECT_TRUE(is_stop_word(analyzer.terms(word)[0])) << word;
   for (const char* word : {"attention", "one", "we", "model", "theory"}) {
     EXPECT_FALSE(is_stop_word(analyzer.terms(word)[0])) << word;
+  }
+  // No other term of up to three letters is one, nor the empty one.
+  const std::set<std::string> stop = {"a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if",
+                                      "in", "is", "it", "no", "not", "of", "on", "or", "the", "to", "was"};
+  EXPECT_FALSE(is_stop_word(""));
+  std::string term;
+  for (char a = 'a'; a <= 'z'; ++a) {
+    for (char b = '`'; b <= 'z'; ++b) {
+      for (char c = '`'; c <= 'z'; ++c) {
+        term.assign(1, a);
+        if (b != '`') term += b;
+        if (b != '`' && c != '`') term += c;
+        EXPECT_EQ(is_stop_word(term), stop.count(term) == 1) << term;
+      }
+    }
   }
 }
 
