@@ -6,11 +6,11 @@
 // whole list, and a common word's list has some posting of high weight. So each
 // word in at least kTieredShare of the abstracts has its postings ranked by
 // impact (the term-frequency part of BM25) and its best ones listed again, in
-// two tiers, in a side database of the generation (GENERATION/tiers, posting
-// lists only, with wdf, and the abstracts' lengths). A query's word then walks its whole list only while a posting of
-// the rest's impact could still reach the top hits, and after that only its
-// tiers. The weights are BM25's, computed as Xapian::BM25Weight computes them, so
-// hits and scores are the same bit for bit.
+// two tiers, in a side database of the generation (GENERATION/tiers: posting
+// lists with their wdf, and the abstracts' lengths). A query's word then walks
+// its whole list only while a posting of the rest's impact could still reach the
+// top hits, and after that only its tiers. The weights are BM25's, computed as
+// Xapian::BM25Weight computes them, so hits and scores are the same bit for bit.
 //
 // The side database names the index it was built from (stamp(): the indexer
 // only adds documents and deletes them, so any change moves its document count
@@ -33,7 +33,8 @@ namespace abstracts::tiers {
 
 // Below this many abstracts the index has no tiers: on Xapian's matcher at 115k
 // they took keywords from 0.57 to 0.36 ms (p50), not worth a build step, and at
-// 1M from 5.4 to 2.4 ms (9046f44's `speed tiers`, docs/performance.md).
+// 1M from 5.4 to 2.4 ms (9046f44's `speed tiers`); the engine's keywords at 1M,
+// 6.4 to 1.6 ms (docs/performance.md).
 inline constexpr Xapian::doccount kMinAbstracts = 250000;
 // Words in at least this share of the abstracts are tiered.
 inline constexpr double kTieredShare = 0.005;
