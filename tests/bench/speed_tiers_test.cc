@@ -72,7 +72,7 @@ std::size_t expect_same(const fs::path& with, const fs::path& without, const std
   return with_hits;
 }
 
-// Is some word of `query` (as the library ranks plain words) weighed from tiers?
+// Is `word`, asked alone, weighed from the index's tiers?
 bool tiered(const fs::path& index, const std::string& word) {
   const Xapian::Database db(layout::current_generation(index).string());
   const Xapian::Query q = query::with_tiers(index, db, Xapian::Query(word), RankingOptions{}, nullptr);
