@@ -2,6 +2,7 @@
 
 #include "engine/analysis/unicode_text.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <string_view>
@@ -159,11 +160,10 @@ class Converter {
     math_dollars_.assign(dollars.begin(), dollars.end());
   }
 
+  // math_dollars_ is in text order: a search, not a scan (a text of many '$',
+  // as BibTeX macros doubled over and over make, was quadratic).
   bool is_math_dollar(std::size_t i) const {
-    for (auto d : math_dollars_) {
-      if (d == i) return true;
-    }
-    return false;
+    return std::binary_search(math_dollars_.begin(), math_dollars_.end(), i);
   }
 
   void step() {
