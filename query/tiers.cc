@@ -148,7 +148,6 @@ struct Side {
   std::filesystem::path path;          // of the generation's side database
   ino_t inode = 0;                     // of its folder when last opened
   std::optional<Xapian::Database> db;  // none: no tiers for the index as it is
-  std::string stamp;                   // what they were built for (tiers::stamp())
   Lengths lengths;
   std::unordered_map<std::string, std::optional<Bounds>> bounds;  // by word, as read
 };
@@ -173,9 +172,8 @@ Side& side_of(const std::filesystem::path& dir, const Xapian::Database& db) {
     if (::stat(side.path.c_str(), &folder) != 0 || folder.st_ino == side.inode) return side;  // none, or seen
     side.inode = folder.st_ino;
     Xapian::Database opened(side.path.string(), Xapian::DB_BACKEND_GLASS);
-    side.stamp = opened.get_metadata(std::string(tiers::kStampKey));
     const RankingOptions defaults;  // what the Writer builds them for
-    if (side.stamp == tiers::stamp(db, defaults.k1, defaults.b)) {
+    if (opened.get_metadata(std::string(tiers::kStampKey)) == tiers::stamp(db, defaults.k1, defaults.b)) {
       side.lengths = shared_lengths(side.path.string() + '\n' + std::to_string(side.last), opened);
       if (side.lengths->size() == side.last + 1) side.db = std::move(opened);
     }
@@ -197,27 +195,41 @@ std::optional<Bounds> bounds_of(Side& side, const std::string& word) {
   return it->second;
 }
 
-// The words `q` weighs on their own (the leaves with_tiers() may replace).
-void weighed_words(const Xapian::Query& q, std::unordered_set<std::string>& words, bool& other) {
+// How many of `q`'s first subqueries weigh their words on their own: all of an
+// OR, AND or AND_MAYBE's, the weighed side of AND_NOT and FILTER; none of a
+// phrase's, a synonym's, a scaled or a wildcard's ...
+std::size_t weighed_subqueries(const Xapian::Query& q) {
   switch (q.get_type()) {
-    case Xapian::Query::LEAF_TERM: {
-      const std::string term = *q.get_terms_begin();
-      if (schema::is_word_term(term)) words.insert(term);
-      return;
-    }
     case Xapian::Query::OP_OR:
     case Xapian::Query::OP_AND:
     case Xapian::Query::OP_AND_MAYBE:
-      for (std::size_t i = 0; i < q.get_num_subqueries(); ++i) weighed_words(q.get_subquery(i), words, other);
-      return;
+      return q.get_num_subqueries();
     case Xapian::Query::OP_AND_NOT:
     case Xapian::Query::OP_FILTER:
-      weighed_words(q.get_subquery(0), words, other);
-      return;
+      return 1;
     default:
-      other = true;  // a phrase, synonym, wildcard ...: its words count too
-      return;
+      return 0;
   }
+}
+
+// The word of a leaf `q`, if it is one (no prefixed term).
+std::optional<std::string> leaf_word(const Xapian::Query& q) {
+  if (q.get_type() != Xapian::Query::LEAF_TERM || q.get_terms_begin() == q.get_terms_end()) return std::nullopt;
+  std::string term = *q.get_terms_begin();
+  if (!schema::is_word_term(term)) return std::nullopt;
+  return term;
+}
+
+// The words `q` weighs on their own (the leaves with_tiers() may replace), and
+// whether it has other parts that weigh words (a phrase, a synonym ...).
+void weighed_words(const Xapian::Query& q, std::unordered_set<std::string>& words, bool& other) {
+  if (q.get_type() == Xapian::Query::LEAF_TERM) {
+    if (auto word = leaf_word(q)) words.insert(std::move(*word));
+    return;
+  }
+  const std::size_t n = weighed_subqueries(q);
+  if (n == 0) other = true;
+  for (std::size_t i = 0; i < n; ++i) weighed_words(q.get_subquery(i), words, other);
 }
 
 }  // namespace
@@ -228,29 +240,25 @@ Xapian::Query with_tiers(const std::filesystem::path& dir, const Xapian::Databas
   bool other = false;
   weighed_words(query, words, other);
   if (words.empty() || words.size() + (other ? 1 : 0) > kMostTieredWords) return query;
+  const RankingOptions defaults;  // the tiers' bounds are impacts under these
+  if (r.k1 != defaults.k1 || r.b != defaults.b) return query;
   Side& side = side_of(dir, db);
-  if (!side.db || side.stamp != tiers::stamp(db, r.k1, r.b)) return query;  // built for other k1 or b
+  if (!side.db) return query;
   const tiers::Bm25 bm25(r.k1, r.b, db);
   // Rebuilds what has a tiered word in it; the rest is kept as it is.
   auto rewrite = [&](auto& self, const Xapian::Query& q) -> Xapian::Query {
-    const auto type = q.get_type();
-    if (type == Xapian::Query::LEAF_TERM) {
-      const std::string term = *q.get_terms_begin();
+    if (q.get_type() == Xapian::Query::LEAF_TERM) {
       // A leaf of wqf 1 only ("Query(word)" or "Query(word@3)"; Xapian 1.4
       // shows any other wqf as "#N"), weighed with factor 1.
-      if (!schema::is_word_term(term) || q.get_description().find('#') != std::string::npos) return q;
-      const auto bounds = bounds_of(side, term);
+      const auto word = leaf_word(q);
+      if (!word || q.get_description().find('#') != std::string::npos) return q;
+      const auto bounds = bounds_of(side, *word);
       if (!bounds) return q;
-      const Xapian::doccount tf = db.get_termfreq(term);
+      const Xapian::doccount tf = db.get_termfreq(*word);
       return Xapian::Query(
-          (new TieredWord(*side.db, side.lengths, term, bm25, bm25.termweight(tf), tf, *bounds, deadline))->release());
+          (new TieredWord(*side.db, side.lengths, *word, bm25, bm25.termweight(tf), tf, *bounds, deadline))->release());
     }
-    std::size_t rewritten = 0;
-    if (type == Xapian::Query::OP_OR || type == Xapian::Query::OP_AND || type == Xapian::Query::OP_AND_MAYBE) {
-      rewritten = q.get_num_subqueries();
-    } else if (type == Xapian::Query::OP_AND_NOT || type == Xapian::Query::OP_FILTER) {
-      rewritten = 1;
-    }
+    const std::size_t rewritten = weighed_subqueries(q);
     if (rewritten == 0) return q;
     std::vector<Xapian::Query> subs;
     bool changed = false;
@@ -260,7 +268,7 @@ Xapian::Query with_tiers(const std::filesystem::path& dir, const Xapian::Databas
       changed = changed || subs.back().internal.get() != sub.internal.get();
     }
     if (!changed) return q;
-    return Xapian::Query(type, subs.begin(), subs.end());
+    return Xapian::Query(q.get_type(), subs.begin(), subs.end());
   };
   return rewrite(rewrite, query);
 }
