@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -184,14 +185,21 @@ Side& side_of(const std::filesystem::path& dir, const Xapian::Database& db) {
   return side;
 }
 
+// A tiered word's bounds, read once per side database; none for a word not
+// tiered, or whose bounds do not read as numbers (a damaged side database: the
+// word is weighed as a plain term).
 std::optional<Bounds> bounds_of(Side& side, const std::string& word) {
   auto [it, added] = side.bounds.try_emplace(word);
   if (!added) return it->second;
-  const std::string first = side.db->get_metadata(tiers::bound_key(tiers::kFirst, word));
-  if (!first.empty()) {
-    it->second = Bounds{std::stod(first), std::stod(side.db->get_metadata(tiers::bound_key(tiers::kSecond, word))),
-                        std::stod(side.db->get_metadata(tiers::bound_key(tiers::kRest, word)))};
+  double bound[3];
+  const char parts[3] = {tiers::kFirst, tiers::kSecond, tiers::kRest};
+  for (int k = 0; k < 3; ++k) {
+    const std::string text = side.db->get_metadata(tiers::bound_key(parts[k], word));
+    char* end = nullptr;
+    bound[k] = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !(bound[k] >= 0)) return it->second;  // none
   }
+  it->second = Bounds{bound[0], bound[1], bound[2]};
   return it->second;
 }
 

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "abstracts/error.h"
@@ -141,6 +142,22 @@ TEST(Issue44Tiers, SameAnswersOnTheBundledCorpus) {
   indexer::build_tiers(generation, Xapian::Database(generation.string()));
   EXPECT_TRUE(tiered(with, "model"));
   EXPECT_FALSE(due(1));
+
+  // A damaged bound: that word is weighed as a plain term, its search neither
+  // fails nor changes; the other words keep their tiers. (A thread of its own: a
+  // thread reads a side database's bounds once.)
+  {
+    Xapian::WritableDatabase side(tiers::side_path(generation).string(), Xapian::DB_OPEN | Xapian::DB_NO_TERMLIST);
+    side.set_metadata(tiers::bound_key(tiers::kFirst, "model"), "not a number");
+    side.commit();
+  }
+  std::thread([&] {
+    EXPECT_FALSE(tiered(with, "model"));
+    EXPECT_TRUE(tiered(with, "languag"));
+    const std::vector<std::string> queries = {"model", "models of language", "model AND language"};
+    const Index index = Index::open(with);
+    for (const auto& q : queries) EXPECT_FALSE(index.search(q).hits.empty()) << q;
+  }).join();
 }
 
 // The bench's whole query set (`speed queries`, seed 20260) over the 115,239
