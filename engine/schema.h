@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,6 +89,14 @@ inline std::string date_then_id(int date, std::string_view id) {
   std::string value = Xapian::sortable_serialise(99999999 - date);
   value.append(id);
   return value;
+}
+// The id in `value`, a kDateIdSlot value, given the abstract's kDateSlot value
+// `date` ("" if none); nullopt when `value` does not start with that date.
+inline std::optional<std::string_view> id_in_date_then_id(std::string_view value, std::string_view date) {
+  const double day = date.empty() ? 0 : Xapian::sortable_unserialise(std::string(date));
+  const std::string start = Xapian::sortable_serialise(99999999 - day);
+  if (!value.starts_with(start)) return std::nullopt;
+  return value.substr(start.size());
 }
 
 // The date as in kDateSlot, for sorting oldest first: an undated abstract's

@@ -36,7 +36,7 @@ std::vector<std::pair<std::string, double>> relevance_model(Xapian::Database& db
   HitReads& from = reads != nullptr ? *reads : own;
   for (const auto& [it, score] : top) {
     auto& votes = all_votes.emplace_back();
-    for (const auto& [term, wdf] : from.of(*it).terms) {
+    for (const auto& [term, wdf] : from.terms(*it)) {
       if (term.starts_with(schema::kIdPrefix)) top_ids.emplace_back(term);
       if (wdf == 0 || !schema::is_word_term(term) || term.size() < 2) continue;
       votes.push_back({term, wdf, 0});

@@ -19,27 +19,38 @@ namespace abstracts::query {
 // change meanwhile (one search). Not thread-safe: one per search.
 class HitReads {
  public:
-  explicit HitReads(const Xapian::Database& db) : db_(db) {}
+  // `remote`: `db` has remote shards (see which()).
+  explicit HitReads(const Xapian::Database& db, bool remote = false) : db_(db), remote_(remote) {}
 
-  struct Read {
-    std::vector<std::pair<std::string, Xapian::termcount>> terms;  // in term order
-    std::string positions;  // the schema's positions value; "" if none
-    // Whether `term` is in the term list.
-    bool has(const std::string& term) const;
-  };
-  // `id`'s reads; the reference stays valid for the object's life.
-  const Read& of(Xapian::docid id);
+  using Terms = std::vector<std::pair<std::string, Xapian::termcount>>;  // in term order
+  // `id`'s term list; the reference stays valid for the object's life.
+  const Terms& terms(Xapian::docid id);
+  // `id`'s positions value (the schema's kPositionsSlot; "" if none), likewise.
+  const std::string& positions(Xapian::docid id);
 
-  // Keeps `doc`, a hit's document as its MSet holds it, for of() to read its
-  // values from: MSet::fetch() asks each remote shard for all of its hits'
-  // documents in one go, where Database::get_document() asks for one.
+  // Which of `terms` each of `docs` has: entry [i][k] says whether docs[i] has
+  // terms[k]. From their term lists; with remote shards, and at most 52 terms,
+  // from one query instead (each term weighing 2^k under CoordWeight, filtered
+  // to the hits' id terms): a shard answers it in one round trip, where a term
+  // list is one each. The docs' documents must be kept() or read then.
+  std::vector<std::vector<bool>> which(const std::vector<Xapian::docid>& docs, const std::vector<std::string>& terms);
+
+  // Keeps `doc`, a hit's document as its MSet holds it, for positions() and
+  // which() to read its values from: MSet::fetch() asks each remote shard for all
+  // of its hits' documents in one go, where Database::get_document() asks for one.
   void keep(Xapian::docid id, const Xapian::Document& doc) { documents_.try_emplace(id, doc); }
-  // Whether `id` was read, or its document kept.
-  bool has(Xapian::docid id) const { return reads_.contains(id) || documents_.contains(id); }
+  // Whether `id`'s document was kept or read.
+  bool has(Xapian::docid id) const { return documents_.contains(id); }
+  // `id`'s document: kept, or else read (and kept); the reference stays valid
+  // for the object's life.
+  const Xapian::Document& document(Xapian::docid id);
 
  private:
+
   const Xapian::Database& db_;
-  std::unordered_map<Xapian::docid, Read> reads_;
+  bool remote_;
+  std::unordered_map<Xapian::docid, Terms> terms_;
+  std::unordered_map<Xapian::docid, std::string> positions_;
   std::unordered_map<Xapian::docid, Xapian::Document> documents_;
 };
 

@@ -14,7 +14,7 @@ namespace abstracts::query {
 
 void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, const Xapian::Query& query,
                const Xapian::Query& asked, const FeedbackWeights& feedback, const Ranking& ranking,
-               const SearchOptions& options, SearchResults& results) {
+               const SearchOptions& options, SearchResults& results, HitReads* reads) {
   const std::unordered_set<std::string> asked_terms(asked.get_unique_terms_begin(), asked.get_unique_terms_end());
   std::unordered_set<std::string> terms;  // highlighted: the user's words, not feedback's
   for (auto t = query.get_unique_terms_begin(); t != query.get_unique_terms_end(); ++t) {
@@ -29,14 +29,17 @@ void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, co
   results.exact_matches = ranking.mset.get_matches_lower_bound() == ranking.mset.get_matches_upper_bound();
   results.indexed_abstracts = db.get_doccount();
   std::size_t rank = options.offset;
-  // The hits' documents asked for together: a remote shard gets the requests
-  // at once and answers them in turn, one round trip instead of one each.
-  for (const auto& hit : ranking.hits) ranking.mset.fetch(hit.it, std::next(hit.it));
+  // The hits' documents not read yet asked for together (on a cluster, a
+  // message each to a remote shard: the fewer the better).
+  auto read = [&](Xapian::docid id) { return reads != nullptr && reads->has(id); };
+  for (const auto& hit : ranking.hits) {
+    if (!read(*hit.it)) ranking.mset.fetch(hit.it, std::next(hit.it));
+  }
   for (const auto& [it, score] : ranking.hits) {
     Hit hit;
     hit.rank = ++rank;
     hit.score = score;
-    hit.abstract = schema::stored_abstract(it.get_document(), *it, stored);
+    hit.abstract = schema::stored_abstract(read(*it) ? reads->document(*it) : it.get_document(), *it, stored);
     if (options.snippets) {
       hit.snippet = make_snippet(hit.abstract.text, terms, options.snippet_chars, analysis::thread_analyzer());
     }

@@ -7,6 +7,7 @@
 
 #include "abstracts/search.h"
 #include "engine/compression.h"
+#include "query/hit_reads.h"
 #include "query/ranking.h"
 
 namespace abstracts::query {
@@ -14,10 +15,11 @@ namespace abstracts::query {
 // Adds the hits of `ranking` to `results`, with the number of matches its MSet
 // estimates: each with its stored abstract (read with `stored`), a snippet
 // highlighting the words of `query` (which was `asked` before rank(); not the
-// words feedback added) and, if options.explain, its explanation.
+// words feedback added) and, if options.explain, its explanation. A hit whose
+// document the search read already is taken from `reads` if given.
 void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, const Xapian::Query& query,
                const Xapian::Query& asked, const FeedbackWeights& feedback, const Ranking& ranking,
-               const SearchOptions& options, SearchResults& results);
+               const SearchOptions& options, SearchResults& results, HitReads* reads = nullptr);
 
 }  // namespace abstracts::query
 

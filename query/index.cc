@@ -1,6 +1,7 @@
 #include "abstracts/index.h"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -113,6 +114,9 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       Xapian::Query asked, query;
       query::FeedbackWeights feedback;
       query::Ranking ranking;
+      // What its passes read of their best hits, read again by the next pass
+      // and for the hits shown.
+      std::unique_ptr<query::HitReads> reads;
     };
     std::vector<Xapian::Query> identified;
     const auto identifier = language ? identifier_of(db, text, identified) : std::nullopt;
@@ -128,9 +132,9 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       }
       deadline.check();
       query::PositionChecks* decider = checks.empty() ? nullptr : &checks;
-      query::HitReads reads(db);  // the first pass's hits, read again by the final one
-      r.query =
-          query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback, &deadline, remote, &reads);
+      r.reads = std::make_unique<query::HitReads>(db, remote);
+      r.query = query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback, &deadline, remote,
+                            r.reads.get());
       if (!options.within_ids.empty()) {
         std::vector<Xapian::Query> ids;
         for (const auto& id : options.within_ids) ids.push_back(query::boolean_term(&db, schema::id_term(id)));
@@ -156,7 +160,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       }
       r.ranking = query::best_hits(db, enquire, r.asked, query::count_user_words(r.asked), ranking,
                                    options.offset, options.limit, decider, query::check_at_least(db, options),
-                                   options.sort == SortOrder::kRelevance, &reads);
+                                   options.sort == SortOrder::kRelevance, r.reads.get());
       if (options.sort == SortOrder::kDate && r.ranking.mset.get_max_possible() == 0 && !r.ranking.hits.empty()) {
         // Filters only, every hit weighs 0: newest first, then by id, which one
         // index and the shards of a cluster order alike (not by document number).
@@ -175,7 +179,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
     if (!identifier) results.notes = rereadings;  // an identifier's link or label is no prose
     if (identifier && identified.empty()) results.notes.push_back("no abstract has " + identifier->described());
     if (language && !identifier) {
-      results.suggestion = query::correct_query(db, stored, text, analyzer);
+      results.suggestion = query::correct_query(db, stored, text, analyzer, &ran.ranking.mset);
       // A correction that does not parse ("ICE NEAR/3 THE" with a word made lower
       // case no longer reads as prose in capitals) is no correction.
       try {
@@ -208,7 +212,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
         results.expansions.push_back("spelling: did you mean \"" + results.suggestion + "\"?");
       }
     }
-    query::fill_hits(db, stored, ran.query, ran.asked, ran.feedback, ran.ranking, options, results);
+    query::fill_hits(db, stored, ran.query, ran.asked, ran.feedback, ran.ranking, options, results, ran.reads.get());
     return results;
   });
 }

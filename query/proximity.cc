@@ -55,12 +55,13 @@ std::vector<Spellings> collect_words(const Xapian::Query& query) {
 
 }  // namespace
 
-Proximity::Proximity(const Xapian::Database& db, const Xapian::Query& query, unsigned window)
+Proximity::Proximity(const Xapian::Database& db, const Xapian::Query& query, unsigned window,
+                     const Xapian::MSet* counts)
     : db_(db), window_(window) {
   const std::vector<Spellings> words = collect_words(query);
   const double n = db.get_doccount();
   auto idf = [&](const std::string& term) {
-    const double df = db.get_termfreq(term);
+    const double df = counts != nullptr ? counts->get_termfreq(term) : db.get_termfreq(term);
     return df <= 0 ? 0.0 : std::max(0.0, std::log((n - df + 0.5) / (df + 0.5)));
   };
   std::unordered_map<std::string, std::size_t> index;  // of terms_
@@ -88,16 +89,18 @@ std::vector<double> Proximity::coverage(const std::vector<Xapian::docid>& docs, 
   std::vector<std::size_t> order(docs.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return docs[a] < docs[b]; });
-  // Each hit's own term list and positions value: on the shards of a cluster a
-  // posting list would come over the network whole (a message per posting),
-  // and a value stream document by document anyway.
+  // Which terms each hit has (its term list, or on a cluster one query) and its
+  // positions value: on the shards of a cluster a posting list would come over
+  // the network whole (a message per posting), and a value stream document by
+  // document anyway.
   HitReads own(db_);
   HitReads& from = reads != nullptr ? *reads : own;
-  std::vector<bool> present(terms_.size());
-  for (std::size_t i : order) {
-    const HitReads::Read& read = from.of(docs[i]);
-    for (std::size_t k = 0; k < terms_.size(); ++k) present[k] = read.has(terms_[k]);
-    if (!read.positions.empty()) out[i] = coverage(read.positions, present);
+  std::vector<Xapian::docid> sorted(docs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) sorted[i] = docs[order[i]];
+  const std::vector<std::vector<bool>> present = from.which(sorted, terms_);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const std::string& positions = from.positions(sorted[i]);
+    if (!positions.empty()) out[order[i]] = coverage(positions, present[i]);
   }
   return out;
 }

@@ -21,10 +21,14 @@ class Proximity {
   // word, found where any of its alternatives is found whole ("LLM": `llm`, or
   // `larg`, `languag` and `model`), weighted as its first alternative's rarest
   // term. A window of `window` positions (0: no window, so every coverage is 0).
-  Proximity(const Xapian::Database& db, const Xapian::Query& query, unsigned window);
+  // The words' abstract counts come from `counts` if given: the MSet of a search
+  // whose query has them, which gathered them all at once (on a cluster, a round
+  // trip to every shard each otherwise).
+  Proximity(const Xapian::Database& db, const Xapian::Query& query, unsigned window,
+            const Xapian::MSet* counts = nullptr);
 
   // 0 to 1 for each of `docs`: the weight of the query words that its best window
-  // holds, over the weight of all of them. Reads each hit's term list and
+  // holds, over the weight of all of them. Reads which terms each hit has and its
   // positions value through `reads` (which keeps them for the search's other
   // passes), or afresh if null, in document order.
   std::vector<double> coverage(const std::vector<Xapian::docid>& docs, HitReads* reads = nullptr) const;

@@ -186,7 +186,7 @@ Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xa
   const auto wanted = std::max<std::size_t>(r.proximity_depth, offset + limit);
   Ranking ranking = fetch(enquire, 0, wanted, check_at_least, checks, ties_by_id);
   ranking.rescored = true;
-  const Proximity proximity(db, asked, r.proximity_window);
+  const Proximity proximity(db, asked, r.proximity_window, &ranking.mset);
   auto& hits = ranking.hits;
   const std::size_t depth = std::min<std::size_t>(r.proximity_depth, hits.size());
   HitReads own(db);

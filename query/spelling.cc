@@ -119,11 +119,13 @@ bool is_operator(std::string_view w) {
 }  // namespace
 
 std::string suggest_word(const Xapian::Database& db, const compression::Decompressor& stored,
-                         const std::string& folded_word, const analysis::Analyzer& analyzer) {
+                         const std::string& folded_word, const analysis::Analyzer& analyzer,
+                         const Xapian::MSet* counts) {
   std::string stem = analyzer.stem(folded_word);
-  if (stem.size() < 3 || db.term_exists(stem) || !schema::is_word_term(stem)) return {};
+  if (stem.size() < 3 || !schema::is_word_term(stem)) return {};
   if (analysis::is_stop_word(stem)) return {};  // left out of the index, not misspelt
   if (stem[0] >= '0' && stem[0] <= '9') return {};
+  if (counts != nullptr ? counts->get_termfreq(stem) > 0 : db.term_exists(stem)) return {};
   const std::size_t max = stem.size() <= 4 ? 1 : 2;
   // Same first byte (or the whole first UTF-8 character): a cheap, effective filter.
   std::size_t first_len = 1;
@@ -155,7 +157,7 @@ std::string suggest_word(const Xapian::Database& db, const compression::Decompre
 }
 
 std::string correct_query(const Xapian::Database& db, const compression::Decompressor& stored,
-                          std::string_view query, const analysis::Analyzer& analyzer) {
+                          std::string_view query, const analysis::Analyzer& analyzer, const Xapian::MSet* counts) {
   std::string out;
   std::size_t copied = 0;
   bool changed = false;
@@ -173,7 +175,7 @@ std::string correct_query(const Xapian::Database& db, const compression::Decompr
         before == '\'' || before == ':') {
       continue;
     }
-    std::string suggestion = suggest_word(db, stored, analysis::Analyzer::fold(typed), analyzer);
+    std::string suggestion = suggest_word(db, stored, analysis::Analyzer::fold(typed), analyzer, counts);
     if (suggestion.empty()) continue;
     out.append(query.substr(copied, tok.begin - copied));
     out += suggestion;

@@ -19,14 +19,19 @@ namespace abstracts::query {
 // same first letter; ties go to the more frequent term. No spelling table is
 // kept: the index's term list is the vocabulary, so it costs nothing at index
 // time and never suggests a word the index does not have. `stored` reads the
-// index's stored abstracts (for how a word is written).
+// index's stored abstracts (for how a word is written). Whether the index has
+// a word is asked of `counts` if given: the MSet of a search whose query has the
+// word, which gathered its count already (on a cluster, each lookup is a round
+// trip otherwise).
 std::string suggest_word(const Xapian::Database& db, const compression::Decompressor& stored,
-                         const std::string& folded_word, const analysis::Analyzer& analyzer);
+                         const std::string& folded_word, const analysis::Analyzer& analyzer,
+                         const Xapian::MSet* counts = nullptr);
 
 // `query` with each unknown word replaced by its suggestion (operators, field
-// names and LaTeX left alone); "" if nothing was replaced.
+// names and LaTeX left alone); "" if nothing was replaced. `counts`: as above.
 std::string correct_query(const Xapian::Database& db, const compression::Decompressor& stored,
-                          std::string_view query, const analysis::Analyzer& analyzer);
+                          std::string_view query, const analysis::Analyzer& analyzer,
+                          const Xapian::MSet* counts = nullptr);
 
 }  // namespace abstracts::query
 
