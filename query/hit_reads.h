@@ -35,9 +35,9 @@ class HitReads {
   // list is one each. The docs' documents must be kept() or read then.
   std::vector<std::vector<bool>> which(const std::vector<Xapian::docid>& docs, const std::vector<std::string>& terms);
 
-  // Keeps `doc`, a hit's document as its MSet holds it, for positions() and
-  // which() to read its values from: MSet::fetch() asks each remote shard for all
-  // of its hits' documents in one go, where Database::get_document() asks for one.
+  // Keeps `doc`, a hit's document as its MSet holds it (after MSet::fetch()), for
+  // positions(), which() and document(), so that no pass reads it again: on a
+  // remote shard each document read is a message.
   void keep(Xapian::docid id, const Xapian::Document& doc) { documents_.try_emplace(id, doc); }
   // Whether `id`'s document was kept or read.
   bool has(Xapian::docid id) const { return documents_.contains(id); }
@@ -46,7 +46,6 @@ class HitReads {
   const Xapian::Document& document(Xapian::docid id);
 
  private:
-
   const Xapian::Database& db_;
   bool remote_;
   std::unordered_map<Xapian::docid, Terms> terms_;

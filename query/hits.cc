@@ -8,6 +8,7 @@
 #include "engine/analysis/analyzer.h"
 #include "engine/schema.h"
 #include "query/explain.h"
+#include "query/hit_reads.h"
 #include "query/snippet.h"
 
 namespace abstracts::query {
@@ -29,7 +30,7 @@ void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, co
   results.exact_matches = ranking.mset.get_matches_lower_bound() == ranking.mset.get_matches_upper_bound();
   results.indexed_abstracts = db.get_doccount();
   std::size_t rank = options.offset;
-  // The hits' documents not read yet asked for together (on a cluster, a
+  // The hits' documents not read yet, through their MSet (on a cluster, a
   // message each to a remote shard: the fewer the better).
   auto read = [&](Xapian::docid id) { return reads != nullptr && reads->has(id); };
   for (const auto& hit : ranking.hits) {

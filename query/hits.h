@@ -7,10 +7,11 @@
 
 #include "abstracts/search.h"
 #include "engine/compression.h"
-#include "query/hit_reads.h"
 #include "query/ranking.h"
 
 namespace abstracts::query {
+
+class HitReads;
 
 // Adds the hits of `ranking` to `results`, with the number of matches its MSet
 // estimates: each with its stored abstract (read with `stored`), a snippet

@@ -191,8 +191,8 @@ Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xa
   const std::size_t depth = std::min<std::size_t>(r.proximity_depth, hits.size());
   HitReads own(db);
   HitReads& from = reads != nullptr ? *reads : own;
-  // The documents of the hits not read yet, asked for together (a remote shard
-  // gets the requests at once and answers them in turn), not in turn.
+  // The documents of the hits not read yet, through their MSet (on a remote
+  // shard Xapian 1.4 still asks for them one at a time), kept for the passes.
   std::vector<std::size_t> unread;
   for (std::size_t i = 0; i < depth; ++i) {
     if (!from.has(*hits[i].it)) unread.push_back(i);
