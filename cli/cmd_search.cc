@@ -18,6 +18,33 @@ void add_result_options(CLI::App& cmd, SearchOptions& options, bool& json) {
                "Say how the query was understood (on stderr) and why each hit scored as it did");
 }
 
+void add_meaning_options(CLI::App& cmd, bool& semantic, std::string& hybrid) {
+  auto* by_meaning = cmd.add_flag("--semantic", semantic,
+                                  "Rank by meaning alone: the abstracts whose vectors are nearest "
+                                  "(needs `abstracts vectors build`)");
+  auto* mixed = cmd.add_flag("--hybrid{0.7}", hybrid,
+                             "Mix the ranking by words with the ranking by meaning; --hybrid=W gives the "
+                             "words' share, 0 to 1 (default 0.7)");
+  by_meaning->excludes(mixed);
+  mixed->excludes(by_meaning);
+}
+
+void set_mode(bool semantic, const std::string& hybrid, SearchOptions& options) {
+  if (semantic) options.mode = SearchMode::kSemantic;
+  if (hybrid.empty()) return;
+  options.mode = SearchMode::kHybrid;
+  std::size_t used = 0;
+  try {
+    options.hybrid_weight = std::stod(hybrid, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != hybrid.size() || !(options.hybrid_weight >= 0 && options.hybrid_weight <= 1)) {
+    throw Error("--hybrid=" + hybrid + ": the weight must be a number from 0 to 1",
+                "--hybrid=0.7 gives the ranking by words 70% of the score");
+  }
+}
+
 namespace {
 
 // The query language's notes on how it read the query, one line on stderr.
@@ -38,6 +65,8 @@ struct SearchArgs {
   bool no_correct = false;
   bool no_acronyms = false;
   bool no_feedback = false;
+  bool semantic = false;
+  std::string hybrid;  // the weight, if --hybrid was given
 };
 
 // Runs one query and prints it, or with --count its number of matches; says on
@@ -119,6 +148,7 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
   cmd->add_flag("--no-acronyms", args->no_acronyms, "Do not expand learned acronyms");
   cmd->add_flag("--no-feedback", args->no_feedback,
                 "Do not rank queries of four or more words with pseudo-relevance feedback");
+  add_meaning_options(*cmd, args->semantic, args->hybrid);
   cmd->fallthrough();
   cmd->callback([&ctx, &status, args] {
     if (args->words.empty() && args->queries.empty()) {
@@ -130,6 +160,11 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
     args->options.correct_spelling = !args->no_correct;
     args->options.expand_acronyms = !args->no_acronyms;
     if (args->no_feedback) args->options.ranking.feedback_min_words = 0;
+    set_mode(args->semantic, args->hybrid, args->options);
+    if (args->options.mode != SearchMode::kLexical && args->options.sort != SortOrder::kRelevance) {
+      throw Error("--sort " + args->sort + " orders by date, not by meaning",
+                  "leave out --semantic and --hybrid, or --sort");
+    }
     // The file first: its errors need no index, nor the bundled corpus indexed.
     std::optional<QueriesFile> queries;
     if (!args->queries.empty()) queries.emplace(args->queries);

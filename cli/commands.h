@@ -12,6 +12,11 @@ namespace abstracts::cli {
 // The options `search` and `similar` share: --limit, --offset, --json, --explain.
 void add_result_options(CLI::App& cmd, SearchOptions& options, bool& json);
 
+// --semantic and --hybrid[=W] (search, similar), and what they set in `options`
+// (throws Error for a weight that is no number from 0 to 1).
+void add_meaning_options(CLI::App& cmd, bool& semantic, std::string& hybrid);
+void set_mode(bool semantic, const std::string& hybrid, SearchOptions& options);
+
 void add_acronyms_command(CLI::App& app, Context& ctx, int& status);
 void add_export_command(CLI::App& app, Context& ctx, int& status);
 void add_forget_command(CLI::App& app, Context& ctx, int& status);
@@ -21,6 +26,7 @@ void add_similar_command(CLI::App& app, Context& ctx, int& status);
 void add_sources_command(CLI::App& app, Context& ctx, int& status);
 void add_show_command(CLI::App& app, Context& ctx, int& status);
 void add_stats_command(CLI::App& app, Context& ctx, int& status);
+void add_vectors_command(CLI::App& app, Context& ctx, int& status);
 
 }  // namespace abstracts::cli
 

@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
                                    {"show", add_show_command},       {"similar", add_similar_command},
                                    {"stats", add_stats_command},     {"acronyms", add_acronyms_command},
                                    {"sources", add_sources_command}, {"forget", add_forget_command},
-                                   {"export", add_export_command}};
+                                   {"export", add_export_command},   {"vectors", add_vectors_command}};
   const std::string word = command_word(app, argc, argv);
   const bool known = std::any_of(std::begin(kCommands), std::end(kCommands),
                                  [&](const Command& c) { return c.name == word; });

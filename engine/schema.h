@@ -103,6 +103,10 @@ inline std::optional<std::string_view> id_in_date_then_id(std::string_view value
 // is 99999999, so that it comes last then too.
 inline constexpr Xapian::valueno kOldestSlot = 6;
 
+// The abstract's unit vector of meaning, when the index has vectors
+// (engine/vectors.h: `abstracts vectors build`).
+inline constexpr Xapian::valueno kVectorSlot = 7;
+
 // The records of a paper read more than once (indexer/papers.h), when it has
 // more than one: what the indexer rebuilds the document from when one of them
 // changes or leaves. The query side never reads it.

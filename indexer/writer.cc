@@ -16,6 +16,7 @@
 #include "engine/schema.h"
 #include "engine/sources.h"
 #include "engine/tiers.h"
+#include "engine/vectors.h"
 #include "engine/xapian_errors.h"
 #include "indexer/bulk_build.h"
 #include "indexer/document.h"
@@ -24,6 +25,7 @@
 #include "indexer/papers.h"
 #include "indexer/reader.h"
 #include "indexer/tiers.h"
+#include "indexer/vectors.h"
 #include "indexer/watch.h"
 #include "indexer/zotero.h"
 #include "indexer/zotero_sync.h"
@@ -58,6 +60,8 @@ struct Writer::Impl {
   // With db's dictionary: to store abstracts, and to read where they came from.
   std::unique_ptr<compression::Compressor> compressor;
   std::unique_ptr<compression::Decompressor> stored;
+  // db's vectors of meaning, if it has them: each abstract written gets its own.
+  mutable std::optional<vectors::Embedder> embedder;  // mutable: its cache of words
   // The part of the corpus this index holds ({0, 0}: all of it).
   Shard shard;
   std::chrono::steady_clock::time_point last_commit = std::chrono::steady_clock::now();
@@ -75,6 +79,7 @@ struct Writer::Impl {
     const std::string dictionary = schema::dictionary_of(db);
     compressor = std::make_unique<compression::Compressor>(dictionary);
     stored = std::make_unique<compression::Decompressor>(dictionary);
+    embedder = vectors::Embedder::load(db);
   }
 
   void commit() {
@@ -90,7 +95,11 @@ struct Writer::Impl {
     return indexer::PaperWriter(
         to,
         [this](const Abstract& a, bool title_in_text) {
-          return indexer::make_document(a, title_in_text, analyzer, *compressor, shard.count != 0);
+          Xapian::Document doc = indexer::make_document(a, title_in_text, analyzer, *compressor, shard.count != 0);
+          if (embedder) {
+            if (std::string v = embedder->value_of(doc); !v.empty()) doc.add_value(schema::kVectorSlot, v);
+          }
+          return doc;
         },
         *compressor, *stored);
   }
@@ -166,18 +175,8 @@ struct Writer::Impl {
   FileReport index_large_file(const fs::path& file, const std::string& abs, schema::FileState now,
                               const IndexOptions& options) {
     commit();  // the files before this one go into the copy
-    const fs::path next = layout::next_generation(dir);
-    struct Cleanup {
-      fs::path path;
-      bool keep = false;
-      ~Cleanup() {
-        std::error_code ec;
-        if (!keep) fs::remove_all(path, ec);
-      }
-    } cleanup{next};
-    Xapian::Database(layout::current_generation(dir).string(), Xapian::DB_BACKEND_GLASS)
-        .compact(next.string(), Xapian::DBCOMPACT_NO_RENUMBER);
-    Xapian::WritableDatabase copy(next.string(), Xapian::DB_OPEN | Xapian::DB_BACKEND_GLASS);
+    NextGeneration next(dir);
+    Xapian::WritableDatabase& copy = next.db;
 
     FileReport report;
     report.path = abs;
@@ -200,12 +199,88 @@ struct Writer::Impl {
     now.abstracts = report.abstracts;
     copy.set_metadata(schema::file_key(abs), schema::encode(now));
     report.removed = gone(copy, std::move(before));
-    copy.commit();
-    layout::publish(dir, next);
-    cleanup.keep = true;
+    publish(next);
+    return report;
+  }
+
+  // A copy of the current generation (Xapian compaction, so the document
+  // numbers stay) to write into, published by publish() or else removed.
+  struct NextGeneration {
+    explicit NextGeneration(const fs::path& dir) : path(layout::next_generation(dir)) {
+      Xapian::Database(layout::current_generation(dir).string(), Xapian::DB_BACKEND_GLASS)
+          .compact(path.string(), Xapian::DBCOMPACT_NO_RENUMBER);
+      db = Xapian::WritableDatabase(path.string(), Xapian::DB_OPEN | Xapian::DB_BACKEND_GLASS);
+    }
+    ~NextGeneration() {
+      std::error_code ec;
+      if (!published) fs::remove_all(path, ec);
+    }
+    NextGeneration(const NextGeneration&) = delete;
+    NextGeneration& operator=(const NextGeneration&) = delete;
+    fs::path path;
+    Xapian::WritableDatabase db;
+    bool published = false;
+  };
+
+  // Commits `next` and makes it the index, which this writer then writes to.
+  void publish(NextGeneration& next) {
+    next.db.commit();
+    layout::publish(dir, next.path);
+    next.published = true;
     db.close();
-    set_db(std::move(copy));
+    set_db(std::move(next.db));
     layout::remove_stale(dir);
+  }
+
+  VectorsReport build_vectors(const VectorsOptions& options) {
+    commit();
+    if (db.get_doccount() == 0) {
+      throw Error("the index has no abstracts to learn vectors from", "index abstracts first: abstracts index FILE...");
+    }
+    if (options.dimensions == 0 || options.dimensions > 1000 || options.epochs == 0) {
+      throw Error("vectors need 1 to 1000 dimensions and at least one epoch");
+    }
+    auto say = [&](const std::string& what) {
+      if (options.on_progress) options.on_progress(what);
+    };
+    VectorsReport report;
+    const auto start = std::chrono::steady_clock::now();
+    struct Scratch {  // removed here, or by the next Writer after a crash
+      fs::path path;
+      ~Scratch() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+      }
+    } scratch{layout::make_temp_dir(dir)};
+    indexer::TrainingText text(scratch.path / "training.txt");
+    if (options.train_on.empty()) {
+      text.add_index(db, *stored, options.max_training_abstracts, analyzer);
+    } else {
+      text.add_files(options.train_on, options.max_training_abstracts, analyzer);
+    }
+    text.close();
+    report.training_abstracts = text.abstracts();
+    report.training_tokens = text.tokens();
+    say("learning word vectors from " + std::to_string(text.abstracts()) + " abstracts");
+    vectors::Model model;
+    model.dimensions = options.dimensions;
+    model.training_abstracts = text.abstracts();
+    model.training_tokens = text.tokens();
+    const indexer::WordVectors words = indexer::learn_word_vectors(text, options, model.a);
+    report.words = words.size();
+    const auto learned = std::chrono::steady_clock::now();
+    report.learn_seconds = std::chrono::duration<double>(learned - start).count();
+
+    say("storing the abstracts' vectors");
+    NextGeneration next(dir);
+    // The tiers stay right: the abstracts and their terms are the ones they were built from.
+    const fs::path tiers = tiers::side_path(layout::current_generation(dir));
+    if (fs::exists(tiers)) fs::copy(tiers, tiers::side_path(next.path), fs::copy_options::recursive);
+    report.abstracts = indexer::store_vectors(next.db, words, model, kCopyCommitEvery, [&](std::size_t done) {
+      say("stored " + std::to_string(done) + " vectors");
+    });
+    publish(next);
+    report.store_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - learned).count();
     return report;
   }
 
@@ -868,6 +943,10 @@ std::size_t Writer::remove_file(const fs::path& file) {
 
 std::size_t Writer::abstracts() const {
   return xapian_try(impl_->dir, [&] { return static_cast<std::size_t>(impl_->db.get_doccount()); });
+}
+
+VectorsReport Writer::build_vectors(const VectorsOptions& options) {
+  return xapian_try(impl_->dir, [&] { return impl_->build_vectors(options); });
 }
 
 void Writer::commit() {

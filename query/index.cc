@@ -20,6 +20,7 @@
 #include "query/hit_reads.h"
 #include "query/hits.h"
 #include "query/identifiers.h"
+#include "query/meaning.h"
 #include "query/parser.h"
 #include "query/positional.h"
 #include "query/ranking.h"
@@ -97,6 +98,10 @@ Xapian::Query identifier_filter(const std::vector<Xapian::Query>& identified) {
 }  // namespace
 
 SearchResults Index::search(std::string_view text, const SearchOptions& options) const {
+  if (options.mode != SearchMode::kLexical) {
+    return query::search_by_meaning(impl_->pool, text, options,
+                                     [&](const SearchOptions& words) { return search(text, words); });
+  }
   const auto& analyzer = thread_analyzer();
   const query::Deadline deadline(options.time_limit);
   return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {

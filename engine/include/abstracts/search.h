@@ -67,6 +67,20 @@ enum class SortOrder {
   kOldest,     // oldest first, then best first; undated last
 };
 
+// What ranks the hits: the words, or the meaning (docs/query-language.md,
+// "Search by meaning"). Meaning needs the index's vectors (Writer::build_vectors,
+// `abstracts vectors build`); without them a search by meaning throws Error with
+// a hint to build them. Not on a cluster with remote shards (xapian-tcpsrv
+// serves no vectors): Error.
+enum class SearchMode {
+  kLexical,   // BM25, with feedback and proximity as RankingOptions say
+  kSemantic,  // the abstracts whose vectors are nearest the query's words' (cosine);
+              // every abstract with a vector matches, the query's syntax is ignored
+  kHybrid,    // the lexical ranking's best 100 and the 100 nearest, each score
+              // scaled to 0..1 over them, mixed: hybrid_weight x lexical +
+              // (1 - hybrid_weight) x cosine
+};
+
 struct SearchOptions {
   std::size_t limit = 10;   // at most this many hits
   std::size_t offset = 0;   // skip this many of the best hits first
@@ -98,6 +112,8 @@ struct SearchOptions {
   // "Limits", has this and the bounds of the query text itself.
   double time_limit = 10;
   RankingOptions ranking{};
+  SearchMode mode = SearchMode::kLexical;
+  double hybrid_weight = 0.7;  // the lexical score's share (0 to 1) for SearchMode::kHybrid
 };
 
 // One query term's part in a hit's score (SearchOptions::explain).
@@ -107,6 +123,7 @@ struct TermWeight {
   double weight = 0;  // its part of the hit's score: its BM25 weight in this abstract,
                       // times the boost for a boosted title word. The term "proximity"
                       // (no stem is spelled so) is what proximity rescoring added.
+                      // A hybrid score's two parts are "lexical" and "vector".
 };
 
 // A byte range [begin, end) of Snippet::text that matched the query.
@@ -123,7 +140,8 @@ struct Snippet {
 struct Hit {
   std::size_t rank = 0;  // 1-based, counting from the best hit (offset included)
   double score = 0;      // BM25 score (rescored by proximity for a question);
-                         // only comparable within one search
+                         // only comparable within one search. SearchMode::kSemantic:
+                         // the cosine; kHybrid: the mixed score
   Abstract abstract;
   Snippet snippet;       // empty unless SearchOptions::snippets
   std::vector<TermWeight> explanation;  // empty unless SearchOptions::explain

@@ -101,6 +101,37 @@ struct WriterOptions {
   Shard shard;
 };
 
+// How Writer::build_vectors() learns vectors of meaning (docs/library.md,
+// "Vectors"). The defaults are the settings measured in docs/relevance.md.
+struct VectorsOptions {
+  // Learn the word vectors from these files' abstracts (any format index()
+  // reads) instead of the index's own: a larger corpus of the same field.
+  std::vector<std::filesystem::path> train_on;
+  // Learn from at most this many abstracts (0: all), evenly spread over the
+  // index (or the first of train_on's). fastText's skipgram with subwords learns
+  // about 100,000 words a second on two cores: 20 epochs of 20,000 abstracts
+  // take minutes, of a million hours.
+  std::size_t max_training_abstracts = 20000;
+  unsigned dimensions = 100;
+  unsigned epochs = 20;
+  // fastText's hashed subword (character 3- to 6-gram) buckets: memory while
+  // learning is about (words + buckets) x dimensions x 4 bytes.
+  unsigned buckets = 1000000;
+  unsigned threads = 0;  // 0: one per core
+  // Called on the calling thread as the work goes on: "learning", "storing N".
+  std::function<void(const std::string&)> on_progress;
+};
+
+// What Writer::build_vectors() did.
+struct VectorsReport {
+  std::size_t abstracts = 0;  // given a vector (an abstract of no known word has none)
+  std::size_t words = 0;      // with a vector
+  std::size_t training_abstracts = 0;
+  std::size_t training_tokens = 0;
+  double learn_seconds = 0;   // fastText's training
+  double store_seconds = 0;   // the abstracts' vectors, and the copy of the index they go into
+};
+
 // The one writer of an index. Holds the index's write lock from open() until
 // destruction; a second Writer on the same index, in this or another process,
 // fails with IndexLocked.
@@ -204,6 +235,16 @@ class Writer {
 
   // Makes the changes since the last commit visible to readers, atomically.
   void commit();
+
+  // Learns word vectors (fastText) and gives every abstract a vector of meaning,
+  // for SearchOptions::mode's semantic and hybrid searches; replaces the vectors
+  // the index had. Abstracts indexed later get theirs from the stored word
+  // vectors; building again learns afresh. Commits first, then writes into a copy
+  // of the index that is published whole (one rename): readers, and a crash or
+  // kill, see the index with its old vectors or with the new ones, never a mix.
+  // Throws Error (with a hint) if the index has no abstracts or there is too
+  // little text to learn from, InputError for a train_on file that cannot be read.
+  VectorsReport build_vectors(const VectorsOptions& options = {});
 
  private:
   struct Impl;

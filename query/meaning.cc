@@ -1,0 +1,217 @@
+#include "query/meaning.h"
+
+#include <algorithm>
+#include <queue>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "abstracts/error.h"
+#include "engine/analysis/analyzer.h"
+#include "engine/schema.h"
+#include "engine/vectors.h"
+#include "query/deadline.h"
+#include "query/snippet.h"
+
+namespace abstracts::query {
+namespace {
+
+struct Near {
+  Xapian::docid id;
+  float cosine;
+};
+
+// Every abstract's cosine with `q`: the `depth` best (best first, ties by
+// document number), and those of `wanted` in `of_wanted`. `within`, if not
+// empty, are the only abstracts that count. Returns the abstracts with a vector.
+std::size_t scan(const Xapian::Database& db, const std::vector<float>& q, std::size_t depth,
+                 const std::unordered_set<Xapian::docid>& within, const Deadline& deadline, std::vector<Near>& best,
+                 const std::unordered_set<Xapian::docid>& wanted, std::unordered_map<Xapian::docid, float>& of_wanted) {
+  auto worse = [](const Near& a, const Near& b) { return a.cosine > b.cosine || (a.cosine == b.cosine && a.id < b.id); };
+  std::priority_queue<Near, std::vector<Near>, decltype(worse)> heap(worse);  // the worst on top
+  std::size_t seen = 0;
+  for (auto v = db.valuestream_begin(schema::kVectorSlot); v != db.valuestream_end(schema::kVectorSlot); ++v) {
+    const Xapian::docid id = v.get_docid();
+    if (!within.empty() && !within.contains(id)) continue;
+    if (++seen % 16384 == 0) deadline.check();
+    const float c = vectors::dot(*v, q);
+    if (wanted.contains(id)) of_wanted[id] = c;
+    if (depth == 0) continue;
+    if (heap.size() < depth) {
+      heap.push({id, c});
+    } else if (worse({id, c}, heap.top())) {
+      heap.pop();
+      heap.push({id, c});
+    }
+  }
+  best.resize(heap.size());
+  for (std::size_t i = heap.size(); i-- > 0; heap.pop()) best[i] = heap.top();
+  return seen;
+}
+
+// The document numbers of abstracts by id (those the index has).
+std::unordered_map<std::string, Xapian::docid> docids(const Xapian::Database& db, const std::vector<std::string>& ids) {
+  std::unordered_map<std::string, Xapian::docid> out;
+  for (const auto& id : ids) {
+    const std::string term = schema::id_term(id);
+    if (auto p = db.postlist_begin(term); p != db.postlist_end(term)) out.emplace(id, *p);
+  }
+  return out;
+}
+
+// Scales `x` from [low, high] to [0, 1] (1 when all are equal).
+double scaled(double x, double low, double high) { return high > low ? (x - low) / (high - low) : 1.0; }
+
+}  // namespace
+
+SearchResults search_by_meaning(DatabasePool& pool, std::string_view text, const SearchOptions& options,
+                                const std::function<SearchResults(const SearchOptions&)>& lexical) {
+  if (pool.local_shards() < pool.shards().size()) {
+    throw Error("search by meaning is not possible on a cluster with remote shards: xapian-tcpsrv serves no vectors",
+                "search by words (leave out --semantic and --hybrid)");
+  }
+  if (options.hybrid_weight < 0 || options.hybrid_weight > 1) throw Error("the hybrid weight must be from 0 to 1");
+  const bool hybrid = options.mode == SearchMode::kHybrid;
+  const std::size_t wanted_hits = options.offset + options.limit;
+  SearchResults by_words;
+  if (hybrid) {
+    SearchOptions words = options;
+    words.mode = SearchMode::kLexical;
+    words.offset = 0;
+    words.limit = std::max(kHybridDepth, wanted_hits);
+    by_words = lexical(words);
+  }
+  const Deadline deadline(options.time_limit);
+  return pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
+    auto embedder = vectors::Embedder::load(db);
+    if (!embedder) {
+      throw Error("the index has no vectors to search by meaning", "build them: abstracts vectors build");
+    }
+    const auto& analyzer = analysis::thread_analyzer();
+    const std::vector<std::string> terms = analyzer.terms(text);
+    const std::vector<float> q = embedder->of_terms(terms);
+    SearchResults results;
+    results.indexed_abstracts = db.get_doccount();
+    if (hybrid) {
+      results.suggestion = by_words.suggestion;
+      results.corrected = by_words.corrected;
+      results.notes = by_words.notes;
+      results.parsed = by_words.parsed;
+      results.expansions = by_words.expansions;
+    }
+    if (q.empty()) {
+      results.notes.push_back("no word of the query has a vector: " +
+                              std::string(hybrid ? "ranked by its words alone" : "nothing to search by meaning"));
+    }
+    std::unordered_set<Xapian::docid> within;
+    for (const auto& [id, docid] : docids(db, options.within_ids)) within.insert(docid);
+    if (!options.within_ids.empty() && within.empty()) return results;
+
+    std::vector<std::string> lexical_ids;
+    for (const auto& hit : by_words.hits) lexical_ids.push_back(hit.abstract.id);
+    const auto lexical_docids = docids(db, lexical_ids);
+    std::unordered_set<Xapian::docid> wanted;
+    for (const auto& [id, docid] : lexical_docids) wanted.insert(docid);
+    std::vector<Near> nearest;
+    std::unordered_map<Xapian::docid, float> cosine_of;
+    std::size_t with_vectors = 0;
+    if (!q.empty()) {
+      with_vectors = scan(db, q, hybrid ? kHybridDepth : wanted_hits, within, deadline, nearest, wanted, cosine_of);
+    }
+
+    // The hits in order: a document number (0 for a lexical hit no longer in
+    // the index), the lexical hit it is (or none) and its score's parts.
+    struct Ranked {
+      Xapian::docid id = 0;
+      const Hit* lexical = nullptr;
+      double score = 0, lexical_part = 0, vector_part = 0;
+    };
+    std::vector<Ranked> ranked;
+    const std::unordered_set<std::string> highlight(terms.begin(), terms.end());
+    if (!hybrid) {
+      for (const auto& n : nearest) ranked.push_back({n.id, nullptr, n.cosine, 0, n.cosine});
+      results.estimated_matches = with_vectors;
+      results.exact_matches = true;
+    } else {
+      results.estimated_matches = by_words.estimated_matches;
+      double low = 0, high = 0;  // the lexical scores' range
+      if (!by_words.hits.empty()) {
+        high = by_words.hits.front().score;
+        low = by_words.hits.back().score;
+      }
+      std::unordered_map<Xapian::docid, std::size_t> at;  // in ranked
+      for (const auto& hit : by_words.hits) {
+        auto d = lexical_docids.find(hit.abstract.id);
+        const Xapian::docid id = d == lexical_docids.end() ? 0 : d->second;
+        Ranked r{id, &hit, 0, scaled(hit.score, low, high), 0};
+        if (id != 0) at.emplace(id, ranked.size());
+        ranked.push_back(r);
+      }
+      for (const auto& n : nearest) {
+        if (!at.contains(n.id)) {
+          at.emplace(n.id, ranked.size());
+          ranked.push_back({n.id, nullptr, 0, 0, 0});
+        }
+      }
+      // The cosines' range over both lists; a lexical hit without a vector counts as the lowest.
+      float cos_low = 1, cos_high = -1;
+      for (const auto& n : nearest) cos_low = std::min(cos_low, n.cosine), cos_high = std::max(cos_high, n.cosine);
+      for (const auto& [id, c] : cosine_of) cos_low = std::min(cos_low, c), cos_high = std::max(cos_high, c);
+      const double w = options.hybrid_weight;
+      for (auto& r : ranked) {
+        auto c = cosine_of.find(r.id);
+        double cosine = cos_low;
+        if (c != cosine_of.end()) {
+          cosine = c->second;
+        } else if (auto n = std::find_if(nearest.begin(), nearest.end(), [&](const Near& x) { return x.id == r.id; });
+                   n != nearest.end()) {
+          cosine = n->cosine;
+        }
+        r.lexical_part = w * r.lexical_part;
+        r.vector_part = q.empty() ? 0 : (1 - w) * scaled(cosine, cos_low, cos_high);
+        r.score = r.lexical_part + r.vector_part;
+      }
+      // Ties: the lexical order, then the nearest's.
+      std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) { return a.score > b.score; });
+      results.estimated_matches = std::max(results.estimated_matches, ranked.size());
+      results.exact_matches = false;
+      if (options.explain) {
+        results.expansions.push_back("hybrid: the " + std::to_string(by_words.hits.size()) +
+                                     " best by words and the " + std::to_string(nearest.size()) +
+                                     " nearest by meaning, mixed " + std::to_string(w).substr(0, 4) + " to " +
+                                     std::to_string(1 - w).substr(0, 4));
+      }
+    }
+    if (options.explain && !hybrid) results.parsed = "vector of: " + [&] {
+      std::string s;
+      for (const auto& t : terms) s += (s.empty() ? "" : " ") + t;
+      return s;
+    }();
+
+    for (std::size_t i = options.offset; i < ranked.size() && i < wanted_hits; ++i) {
+      const Ranked& r = ranked[i];
+      Hit hit;
+      if (r.lexical != nullptr) {
+        hit = *r.lexical;
+      } else {
+        hit.abstract = schema::stored_abstract(db.get_document(r.id), r.id, stored);
+        if (options.snippets) {
+          hit.snippet = make_snippet(hit.abstract.text, highlight, options.snippet_chars, analyzer);
+        }
+      }
+      hit.rank = i + 1;
+      hit.score = r.score;
+      if (options.explain) {
+        hit.explanation.clear();
+        if (hybrid) hit.explanation.push_back({"lexical", r.lexical_part});
+        hit.explanation.push_back({"vector", r.vector_part});
+      }
+      results.hits.push_back(std::move(hit));
+    }
+    return results;
+  });
+}
+
+}  // namespace abstracts::query

@@ -1,0 +1,25 @@
+// Search by meaning (SearchMode::kSemantic and kHybrid): the query's words made
+// a vector (engine/vectors.h) and compared with every abstract's.
+#ifndef ABSTRACTS_QUERY_MEANING_H_
+#define ABSTRACTS_QUERY_MEANING_H_
+
+#include <functional>
+#include <string_view>
+
+#include "abstracts/search.h"
+#include "query/database_pool.h"
+
+namespace abstracts::query {
+
+// How many of each ranking a hybrid search mixes (SearchOptions::mode).
+inline constexpr std::size_t kHybridDepth = 100;
+
+// Runs a search by meaning on `pool`'s index; `lexical` runs a search by words
+// (for kHybrid). Throws Error with a hint when the index has no vectors, or is
+// a cluster with remote shards.
+SearchResults search_by_meaning(DatabasePool& pool, std::string_view text, const SearchOptions& options,
+                                const std::function<SearchResults(const SearchOptions&)>& lexical);
+
+}  // namespace abstracts::query
+
+#endif  // ABSTRACTS_QUERY_MEANING_H_
