@@ -1,5 +1,6 @@
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/escape.h"
@@ -22,9 +23,11 @@ void add_meaning_options(CLI::App& cmd, bool& semantic, std::string& hybrid) {
   auto* by_meaning = cmd.add_flag("--semantic", semantic,
                                   "Rank by meaning alone: the abstracts whose vectors are nearest "
                                   "(needs `abstracts vectors build`)");
-  auto* mixed = cmd.add_flag("--hybrid{0.7}", hybrid,
+  std::ostringstream weight;
+  weight << SearchOptions{}.hybrid_weight;
+  auto* mixed = cmd.add_flag("--hybrid{" + weight.str() + "}", hybrid,
                              "Mix the ranking by words with the ranking by meaning; --hybrid=W gives the "
-                             "words' share, 0 to 1 (default 0.7)");
+                             "words' share, 0 to 1 (default " + weight.str() + ")");
   by_meaning->excludes(mixed);
   mixed->excludes(by_meaning);
 }
@@ -41,7 +44,7 @@ void set_mode(bool semantic, const std::string& hybrid, SearchOptions& options) 
   }
   if (used != hybrid.size() || !(options.hybrid_weight >= 0 && options.hybrid_weight <= 1)) {
     throw Error("--hybrid=" + hybrid + ": the weight must be a number from 0 to 1",
-                "--hybrid=0.7 gives the ranking by words 70% of the score");
+                "--hybrid=0.6 gives the ranking by words 60% of the score");
   }
 }
 

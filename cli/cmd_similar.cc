@@ -11,13 +11,17 @@ void add_similar_command(CLI::App& app, Context& ctx, int& status) {
     std::vector<std::string> ids;
     SearchOptions options;
     bool json = false;
+    bool semantic = false;
+    std::string hybrid;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("similar", "Find abstracts like the given ones (which are left out)");
   cmd->add_option("ids", args->ids, "Ids, as printed by search")->required();
   add_result_options(*cmd, args->options, args->json);
+  add_meaning_options(*cmd, args->semantic, args->hybrid);
   cmd->fallthrough();
   cmd->callback([&ctx, &status, args] {
+    set_mode(args->semantic, args->hybrid, args->options);
     Index index = ctx.open_index();
     for (const auto& id : args->ids) {
       if (!index.get(id)) std::cerr << "abstracts: no abstract with id '" << escape_controls(id) << "'\n";

@@ -30,6 +30,11 @@ void add_vectors_command(CLI::App& app, Context& ctx, int& status) {
   build->add_option("--dimensions", args->options.dimensions, "The vectors' dimensions")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
+  build->add_option("--buckets", args->options.buckets,
+                    "fastText's buckets of word pieces; memory while learning is about "
+                    "(words + buckets) x dimensions x 4 bytes")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100000000));
   build->add_flag("--json", args->json, "Print what was done as one JSON object");
   build->add_flag("-q,--quiet", args->quiet, "Say nothing on stderr while working");
   build->fallthrough();

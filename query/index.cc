@@ -50,6 +50,10 @@ Index Index::open(const fs::path& dir, const OpenOptions& options) {
 const fs::path& Index::path() const { return impl_->pool.dir(); }
 
 SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOptions& options) const {
+  if (options.mode != SearchMode::kLexical) {
+    return query::similar_by_meaning(impl_->pool, ids, options,
+                                     [&](const SearchOptions& words) { return similar(ids, words); });
+  }
   return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
     return query::similar(db, stored, ids, options);
   });

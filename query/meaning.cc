@@ -25,16 +25,18 @@ struct Near {
 
 // Every abstract's cosine with `q`: the `depth` best (best first, ties by
 // document number), and those of `wanted` in `of_wanted`. `within`, if not
-// empty, are the only abstracts that count. Returns the abstracts with a vector.
+// empty, are the only abstracts that count; `leave_out` never do. Returns the
+// abstracts that count with a vector.
 std::size_t scan(const Xapian::Database& db, const std::vector<float>& q, std::size_t depth,
-                 const std::unordered_set<Xapian::docid>& within, const Deadline& deadline, std::vector<Near>& best,
-                 const std::unordered_set<Xapian::docid>& wanted, std::unordered_map<Xapian::docid, float>& of_wanted) {
+                 const std::unordered_set<Xapian::docid>& within, const std::unordered_set<Xapian::docid>& leave_out,
+                 const Deadline& deadline, std::vector<Near>& best, const std::unordered_set<Xapian::docid>& wanted,
+                 std::unordered_map<Xapian::docid, float>& of_wanted) {
   auto worse = [](const Near& a, const Near& b) { return a.cosine > b.cosine || (a.cosine == b.cosine && a.id < b.id); };
   std::priority_queue<Near, std::vector<Near>, decltype(worse)> heap(worse);  // the worst on top
   std::size_t seen = 0;
   for (auto v = db.valuestream_begin(schema::kVectorSlot); v != db.valuestream_end(schema::kVectorSlot); ++v) {
     const Xapian::docid id = v.get_docid();
-    if (!within.empty() && !within.contains(id)) continue;
+    if ((!within.empty() && !within.contains(id)) || leave_out.contains(id)) continue;
     if (++seen % 16384 == 0) deadline.check();
     const float c = vectors::dot(*v, q);
     if (wanted.contains(id)) of_wanted[id] = c;
@@ -64,10 +66,19 @@ std::unordered_map<std::string, Xapian::docid> docids(const Xapian::Database& db
 // Scales `x` from [low, high] to [0, 1] (1 when all are equal).
 double scaled(double x, double low, double high) { return high > low ? (x - low) / (high - low) : 1.0; }
 
-}  // namespace
+// What a search by meaning looks for.
+struct Sought {
+  std::vector<float> q;  // unit; empty: nothing
+  std::unordered_set<Xapian::docid> leave_out;
+  std::vector<std::string> terms;  // highlighted in the snippets
+  std::string described;           // for --explain
+  std::string none;                // why `q` is empty
+};
 
-SearchResults search_by_meaning(DatabasePool& pool, std::string_view text, const SearchOptions& options,
-                                const std::function<SearchResults(const SearchOptions&)>& lexical) {
+// The search by meaning `seek` says, mixed with `lexical`'s for kHybrid.
+SearchResults by_meaning(DatabasePool& pool, const SearchOptions& options,
+                         const std::function<SearchResults(const SearchOptions&)>& lexical,
+                         const std::function<Sought(Xapian::Database&, vectors::Embedder&)>& seek) {
   if (pool.local_shards() < pool.shards().size()) {
     throw Error("search by meaning is not possible on a cluster with remote shards: xapian-tcpsrv serves no vectors",
                 "search by words (leave out --semantic and --hybrid)");
@@ -90,8 +101,9 @@ SearchResults search_by_meaning(DatabasePool& pool, std::string_view text, const
       throw Error("the index has no vectors to search by meaning", "build them: abstracts vectors build");
     }
     const auto& analyzer = analysis::thread_analyzer();
-    const std::vector<std::string> terms = analyzer.terms(text);
-    const std::vector<float> q = embedder->of_terms(terms);
+    const Sought sought = seek(db, *embedder);
+    const std::vector<float>& q = sought.q;
+    const std::vector<std::string>& terms = sought.terms;
     SearchResults results;
     results.indexed_abstracts = db.get_doccount();
     if (hybrid) {
@@ -102,23 +114,29 @@ SearchResults search_by_meaning(DatabasePool& pool, std::string_view text, const
       results.expansions = by_words.expansions;
     }
     if (q.empty()) {
-      results.notes.push_back("no word of the query has a vector: " +
-                              std::string(hybrid ? "ranked by its words alone" : "nothing to search by meaning"));
+      results.notes.push_back(sought.none + ": " +
+                              std::string(hybrid ? "ranked by words alone" : "nothing to search by meaning"));
     }
     std::unordered_set<Xapian::docid> within;
     for (const auto& [id, docid] : docids(db, options.within_ids)) within.insert(docid);
     if (!options.within_ids.empty() && within.empty()) return results;
 
+    // The lexical ranking's best kHybridDepth are mixed, whatever the limit
+    // (so that the first hits do not change with it); the rest follow.
+    const std::size_t mixed = std::min(kHybridDepth, by_words.hits.size());
     std::vector<std::string> lexical_ids;
     for (const auto& hit : by_words.hits) lexical_ids.push_back(hit.abstract.id);
     const auto lexical_docids = docids(db, lexical_ids);
-    std::unordered_set<Xapian::docid> wanted;
-    for (const auto& [id, docid] : lexical_docids) wanted.insert(docid);
+    std::unordered_set<Xapian::docid> wanted;  // the mixed lexical hits: their cosines
+    for (std::size_t i = 0; i < mixed; ++i) {
+      if (auto d = lexical_docids.find(by_words.hits[i].abstract.id); d != lexical_docids.end()) wanted.insert(d->second);
+    }
     std::vector<Near> nearest;
     std::unordered_map<Xapian::docid, float> cosine_of;
     std::size_t with_vectors = 0;
     if (!q.empty()) {
-      with_vectors = scan(db, q, hybrid ? kHybridDepth : wanted_hits, within, deadline, nearest, wanted, cosine_of);
+      with_vectors = scan(db, q, hybrid ? kHybridDepth : wanted_hits, within, sought.leave_out, deadline, nearest,
+                          wanted, cosine_of);
     }
 
     // The hits in order: a document number (0 for a lexical hit no longer in
@@ -136,13 +154,14 @@ SearchResults search_by_meaning(DatabasePool& pool, std::string_view text, const
       results.exact_matches = true;
     } else {
       results.estimated_matches = by_words.estimated_matches;
-      double low = 0, high = 0;  // the lexical scores' range
-      if (!by_words.hits.empty()) {
+      double low = 0, high = 0;  // the mixed lexical scores' range
+      if (mixed != 0) {
         high = by_words.hits.front().score;
-        low = by_words.hits.back().score;
+        low = by_words.hits[mixed - 1].score;
       }
       std::unordered_map<Xapian::docid, std::size_t> at;  // in ranked
-      for (const auto& hit : by_words.hits) {
+      for (std::size_t i = 0; i < mixed; ++i) {
+        const Hit& hit = by_words.hits[i];
         auto d = lexical_docids.find(hit.abstract.id);
         const Xapian::docid id = d == lexical_docids.end() ? 0 : d->second;
         Ranked r{id, &hit, 0, scaled(hit.score, low, high), 0};
@@ -175,20 +194,24 @@ SearchResults search_by_meaning(DatabasePool& pool, std::string_view text, const
       }
       // Ties: the lexical order, then the nearest's.
       std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) { return a.score > b.score; });
+      // Past the mixed hits, the lexical ranking's rest in its order, with no
+      // mixed score (0): below every mixed one.
+      for (std::size_t i = mixed; i < by_words.hits.size(); ++i) {
+        const Hit& hit = by_words.hits[i];
+        auto d = lexical_docids.find(hit.abstract.id);
+        if (d != lexical_docids.end() && at.contains(d->second)) continue;  // one of the nearest
+        ranked.push_back({0, &hit, 0, 0, 0});
+      }
       results.estimated_matches = std::max(results.estimated_matches, ranked.size());
       results.exact_matches = false;
       if (options.explain) {
-        results.expansions.push_back("hybrid: the " + std::to_string(by_words.hits.size()) +
+        results.expansions.push_back("hybrid: the " + std::to_string(mixed) +
                                      " best by words and the " + std::to_string(nearest.size()) +
                                      " nearest by meaning, mixed " + std::to_string(w).substr(0, 4) + " to " +
                                      std::to_string(1 - w).substr(0, 4));
       }
     }
-    if (options.explain && !hybrid) results.parsed = "vector of: " + [&] {
-      std::string s;
-      for (const auto& t : terms) s += (s.empty() ? "" : " ") + t;
-      return s;
-    }();
+    if (options.explain && !hybrid) results.parsed = sought.described;
 
     for (std::size_t i = options.offset; i < ranked.size() && i < wanted_hits; ++i) {
       const Ranked& r = ranked[i];
@@ -211,6 +234,43 @@ SearchResults search_by_meaning(DatabasePool& pool, std::string_view text, const
       results.hits.push_back(std::move(hit));
     }
     return results;
+  });
+}
+
+}  // namespace
+
+SearchResults search_by_meaning(DatabasePool& pool, std::string_view text, const SearchOptions& options,
+                                const std::function<SearchResults(const SearchOptions&)>& lexical) {
+  return by_meaning(pool, options, lexical, [&](Xapian::Database&, vectors::Embedder& embedder) {
+    Sought s;
+    s.terms = analysis::thread_analyzer().terms(text);
+    s.q = embedder.of_terms(s.terms);
+    s.described = "vector of:";
+    for (const auto& t : s.terms) s.described += " " + t;
+    s.none = "no word of the query has a vector";
+    return s;
+  });
+}
+
+SearchResults similar_by_meaning(DatabasePool& pool, const std::vector<std::string>& ids,
+                                 const SearchOptions& options,
+                                 const std::function<SearchResults(const SearchOptions&)>& lexical) {
+  return by_meaning(pool, options, lexical, [&](Xapian::Database& db, vectors::Embedder& embedder) {
+    Sought s;
+    std::vector<float> sum(embedder.model().dimensions, 0.0f);
+    bool any = false;
+    for (const auto& [id, docid] : docids(db, ids)) {
+      s.leave_out.insert(docid);
+      const std::string value = db.get_document(docid).get_value(schema::kVectorSlot);
+      for (std::size_t i = 0; i < sum.size() && i < value.size(); ++i) {
+        sum[i] += static_cast<std::int8_t>(value[i]) / 127.0f;
+      }
+      any = any || !value.empty();
+    }
+    if (any && vectors::finish(sum, {})) s.q = std::move(sum);
+    s.described = "vector of: the given abstracts'";
+    s.none = "no given abstract has a vector";
+    return s;
   });
 }
 

@@ -4,7 +4,9 @@
 #define ABSTRACTS_QUERY_MEANING_H_
 
 #include <functional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "abstracts/search.h"
 #include "query/database_pool.h"
@@ -19,6 +21,13 @@ inline constexpr std::size_t kHybridDepth = 100;
 // a cluster with remote shards.
 SearchResults search_by_meaning(DatabasePool& pool, std::string_view text, const SearchOptions& options,
                                 const std::function<SearchResults(const SearchOptions&)>& lexical);
+
+// Index::similar() by meaning: the given abstracts' vectors averaged are the
+// query (the given ones left out); kHybrid mixes `lexical`'s likeness by words.
+// Throws as search_by_meaning().
+SearchResults similar_by_meaning(DatabasePool& pool, const std::vector<std::string>& ids,
+                                 const SearchOptions& options,
+                                 const std::function<SearchResults(const SearchOptions&)>& lexical);
 
 }  // namespace abstracts::query
 

@@ -79,38 +79,66 @@ void read_hits(const Collection& collection, const std::filesystem::path& hits,
   run.unknown_ids = count_unknown_ids(run.rankings, collection.corpus_ids);
 }
 
+// Every question through `abstracts search --json --limit 1000 --queries` with
+// `flags`, into `run`.
+void search_cli(const Collection& collection, const std::filesystem::path& binary, const std::string& abstracts,
+                const std::string& flags, const TempDir& dir, Run& run) {
+  const auto err = dir.path() / "stderr.txt";
+  const auto questions = dir.path() / "questions.tsv";
+  write_questions(collection, questions);
+  const auto hits = dir.path() / "hits.jsonl";
+  const auto start = std::chrono::steady_clock::now();
+  const int status = shell(abstracts + " search " + flags + " --json --limit 1000 --queries " +
+                           quoted(questions.string()) + " >" + quoted(hits.string()) + " 2>" + quoted(err.string()));
+  run.query_seconds = seconds_since(start);
+  if (status < 0 || status > 2) throw Error(binary.string() + " search exited with " + std::to_string(status));
+  read_hits(collection, hits, err, "`search --json --queries`", run);
+  if (status == 2 && run.query_problems.empty()) throw Error(binary.string() + " search failed: " + read_all(err));
+}
+
+// `abstracts index -q CORPUS` (and `vectors build -q`, if `vectors`) into `dir`:
+// the command line for the index, and the seconds it took.
+std::string index_cli(const Collection& collection, const std::filesystem::path& binary, const TempDir& dir,
+                      bool vectors, double& seconds) {
+  const auto err = dir.path() / "stderr.txt";
+  const std::string abstracts = quoted(binary.string()) + " --index " + quoted((dir.path() / "index").string());
+  const auto start = std::chrono::steady_clock::now();
+  if (shell(abstracts + " index -q " + quoted(collection.corpus.string()) + " 2>" + quoted(err.string())) != 0) {
+    throw Error(binary.string() + " could not index " + collection.corpus.string() + ": " + read_all(err));
+  }
+  if (vectors && shell(abstracts + " vectors build -q >/dev/null 2>" + quoted(err.string())) != 0) {
+    throw Error(binary.string() + " could not build vectors for " + collection.corpus.string() + ": " +
+                read_all(err));
+  }
+  seconds = seconds_since(start);
+  return abstracts;
+}
+
 }  // namespace
 
 Run run_cli(const Collection& collection, const std::filesystem::path& binary) {
   Run run;
   run.system = "abstracts CLI";
   TempDir dir;
-  const auto index = dir.path() / "index";
-  const auto err = dir.path() / "stderr.txt";
-  const std::string abstracts = quoted(binary.string()) + " --index " + quoted(index.string());
-
-  auto start = std::chrono::steady_clock::now();
-  if (shell(abstracts + " index -q " + quoted(collection.corpus.string()) + " 2>" +
-            quoted(err.string())) != 0) {
-    throw Error(binary.string() + " could not index " + collection.corpus.string() + ": " +
-                read_all(err));
-  }
-  run.index_seconds = seconds_since(start);
-
-  const auto questions = dir.path() / "questions.tsv";
-  write_questions(collection, questions);
-  const auto hits = dir.path() / "hits.jsonl";
-  start = std::chrono::steady_clock::now();
-  const int status =
-      shell(abstracts + " search --json --limit 1000 --queries " + quoted(questions.string()) +
-            " >" + quoted(hits.string()) + " 2>" + quoted(err.string()));
-  run.query_seconds = seconds_since(start);
-  if (status < 0 || status > 2)
-    throw Error(binary.string() + " search exited with " + std::to_string(status));
-  read_hits(collection, hits, err, "`search --json --queries`", run);
-  if (status == 2 && run.query_problems.empty())
-    throw Error(binary.string() + " search failed: " + read_all(err));
+  const std::string abstracts = index_cli(collection, binary, dir, false, run.index_seconds);
+  search_cli(collection, binary, abstracts, "", dir, run);
   return run;
+}
+
+std::vector<Run> run_cli_by_meaning(const Collection& collection, const std::filesystem::path& binary,
+                                    const std::string& hybrid_weight) {
+  TempDir dir;
+  double seconds = 0;
+  const std::string abstracts = index_cli(collection, binary, dir, true, seconds);
+  const std::string hybrid = hybrid_weight.empty() ? "--hybrid" : "--hybrid=" + hybrid_weight;
+  std::vector<Run> runs;
+  for (const std::string& flags : {std::string("--semantic"), hybrid}) {
+    Run& run = runs.emplace_back();
+    run.system = "abstracts CLI " + flags;
+    run.index_seconds = seconds;
+    search_cli(collection, binary, abstracts, flags, dir, run);
+  }
+  return runs;
 }
 
 Run run_python(const Collection& collection, const std::filesystem::path& python_dir) {

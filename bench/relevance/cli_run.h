@@ -4,6 +4,8 @@
 #define ABSTRACTS_BENCH_RELEVANCE_CLI_RUN_H_
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "bench/relevance/collection.h"
 #include "bench/relevance/run.h"
@@ -19,6 +21,13 @@ namespace abstracts::eval {
 // abstracts::Error if the binary cannot be run, the index cannot be built, or
 // its output is not the JSON Lines of docs/cli.md.
 Run run_cli(const Collection& collection, const std::filesystem::path& binary);
+
+// As run_cli(), with `abstracts vectors build -q` after indexing (its time counts
+// as indexing), then the questions searched by meaning: the systems "abstracts
+// CLI --semantic" and "abstracts CLI --hybrid" (--hybrid=`hybrid_weight` if not
+// empty: then the system's name says it).
+std::vector<Run> run_cli_by_meaning(const Collection& collection, const std::filesystem::path& binary,
+                                    const std::string& hybrid_weight);
 
 // The Python package as a user runs it: bench/relevance/python_run.py, under the
 // python3 the bindings were built for with PYTHONPATH=`python_dir` (the folder

@@ -79,7 +79,7 @@ SystemResult score(Run run, const Collection& c) {
 CollectionResult measure(const std::filesystem::path& data_dir, const std::string& name,
                          const std::string& split, const std::filesystem::path& run_dir,
                          const std::filesystem::path& compare_dir, const std::filesystem::path& cli,
-                         const std::filesystem::path& python) {
+                         const std::filesystem::path& python, bool by_meaning, const std::string& hybrid_weight) {
   std::cerr << "relevance: " << name << ": loading\n";
   const auto start = std::chrono::steady_clock::now();
   const Collection c = load_collection(data_dir, name, split);
@@ -113,12 +113,20 @@ CollectionResult measure(const std::filesystem::path& data_dir, const std::strin
   if (!cli.empty()) systems.push_back([&cli](const Collection& c) { return run_cli(c, cli); });
   if (!python.empty())
     systems.push_back([&python](const Collection& c) { return run_python(c, python); });
+  std::vector<std::function<std::vector<Run>(const Collection&)>> groups;
   for (const auto& run_system : systems) {
-    Run run = run_system(c);
-    std::cerr << "relevance: " << name << ": " << run.system << ": indexed in " << run.index_seconds
-              << " s, searched in " << run.query_seconds << " s\n";
-    if (!run_dir.empty()) write_run_file(run_dir, c, run);
-    result.systems.push_back(score(std::move(run), c));
+    groups.push_back([&run_system](const Collection& c) { return std::vector{run_system(c)}; });
+  }
+  if (!cli.empty() && by_meaning) {
+    groups.push_back([&](const Collection& c) { return run_cli_by_meaning(c, cli, hybrid_weight); });
+  }
+  for (const auto& group : groups) {
+    for (Run& run : group(c)) {
+      std::cerr << "relevance: " << name << ": " << run.system << ": indexed in " << run.index_seconds
+                << " s, searched in " << run.query_seconds << " s\n";
+      if (!run_dir.empty()) write_run_file(run_dir, c, run);
+      result.systems.push_back(score(std::move(run), c));
+    }
   }
   if (earlier) result.systems.push_back(score(std::move(*earlier), c));
   // The Python package must give the CLI's answers, hit for hit.
@@ -151,6 +159,8 @@ int main(int argc, char** argv) {
   std::string compare_dir;
   std::string cli;
   std::string python;
+  bool no_meaning = false;
+  std::string hybrid_weight;
 
   CLI::App app{"relevance: ranking quality of abstracts vs. plain Xapian on judged collections",
                "relevance"};
@@ -183,6 +193,10 @@ int main(int argc, char** argv) {
          "build/bench/python) as a user does, as the system \"abstracts Python\"; its run must "
          "equal the CLI's")
       ->check(CLI::ExistingDirectory);
+  app.add_flag("--no-meaning", no_meaning,
+               "With --cli: leave out the searches by meaning (`vectors build`, then search --semantic and "
+               "--hybrid), whose fastText training takes minutes");
+  app.add_option("--hybrid", hybrid_weight, "With --cli: the weight of the --hybrid run (default: the CLI's)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -197,7 +211,7 @@ int main(int argc, char** argv) {
         collection == "all" ? collection_names() : std::vector<std::string>{collection};
     std::vector<CollectionResult> results;
     for (const auto& name : names) {
-      results.push_back(measure(data_dir, name, split, run_dir, compare_dir, cli, python));
+      results.push_back(measure(data_dir, name, split, run_dir, compare_dir, cli, python, !no_meaning, hybrid_weight));
     }
     if (json) {
       print_json(std::cout, results);

@@ -8,9 +8,10 @@ namespace {
 
 class EngineSearcher : public Searcher {
  public:
-  explicit EngineSearcher(const std::filesystem::path& dir) : index_(Index::open(dir)) {
+  EngineSearcher(const std::filesystem::path& dir, SearchMode mode) : index_(Index::open(dir)) {
     options_.limit = kTopK;
     options_.snippets = true;
+    options_.mode = mode;
   }
 
   std::size_t search(const BenchQuery& query) override {
@@ -41,7 +42,11 @@ void index_engine(const std::filesystem::path& corpus, const std::filesystem::pa
 }
 
 std::unique_ptr<Searcher> open_engine(const std::filesystem::path& dir) {
-  return std::make_unique<EngineSearcher>(dir);
+  return std::make_unique<EngineSearcher>(dir, SearchMode::kLexical);
+}
+
+std::unique_ptr<Searcher> open_engine_hybrid(const std::filesystem::path& dir) {
+  return std::make_unique<EngineSearcher>(dir, SearchMode::kHybrid);
 }
 
 }  // namespace abstracts::speed

@@ -10,6 +10,7 @@ const std::vector<System>& systems() {
       {"xapian", &index_xapian, &open_xapian},
       {"fts5", &index_fts5, &open_fts5},
       {"matcher", &index_engine, &open_matcher},  // searches the engine's index
+      {"engine-hybrid", &index_engine, &open_engine_hybrid},  // the engine's index, with vectors built
   };
   return all;
 }

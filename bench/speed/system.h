@@ -44,6 +44,8 @@ const System& find_system(const std::string& name);
 // `speed` tool).
 void index_engine(const std::filesystem::path& corpus, const std::filesystem::path& dir);
 std::unique_ptr<Searcher> open_engine(const std::filesystem::path& dir);
+// The engine with SearchOptions::mode = kHybrid (the index needs vectors: `abstracts vectors build`).
+std::unique_ptr<Searcher> open_engine_hybrid(const std::filesystem::path& dir);
 void index_xapian(const std::filesystem::path& corpus, const std::filesystem::path& dir);
 std::unique_ptr<Searcher> open_xapian(const std::filesystem::path& dir);
 void index_fts5(const std::filesystem::path& corpus, const std::filesystem::path& file);

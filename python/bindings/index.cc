@@ -58,6 +58,13 @@ SortOrder sort_order(const std::string& sort) {
   throw py::value_error("sort is \"relevance\", \"date\" or \"oldest\", not \"" + sort + "\"");
 }
 
+SearchMode search_mode(const std::string& mode) {
+  if (mode == "lexical") return SearchMode::kLexical;
+  if (mode == "semantic") return SearchMode::kSemantic;
+  if (mode == "hybrid") return SearchMode::kHybrid;
+  throw py::value_error("mode is \"lexical\", \"semantic\" or \"hybrid\", not \"" + mode + "\"");
+}
+
 Facet facet_of(const std::string& field) {
   if (field == "year") return Facet::kYear;
   if (field == "venue") return Facet::kVenue;
@@ -82,8 +89,10 @@ std::vector<std::string> ids_of(const py::object& ids) {
 PySearchResult search(const PyIndex& self, const std::string& query, std::size_t limit,
                       std::size_t offset, const std::string& sort, const py::object& within,
                       bool snippets, bool plain, bool correct_spelling, bool expand_acronyms,
-                      bool exact_total, double time_limit) {
+                      bool exact_total, double time_limit, const std::string& mode, double hybrid_weight) {
   SearchOptions options;
+  options.mode = search_mode(mode);
+  options.hybrid_weight = hybrid_weight;
   options.limit = limit;
   options.offset = offset;
   options.sort = sort_order(sort);
@@ -151,11 +160,14 @@ void bind_index(py::module_& m) {
            py::arg("sort") = "relevance", py::arg("within") = py::none(),
            py::arg("snippets") = true, py::kw_only(), py::arg("plain") = false,
            py::arg("correct_spelling") = true, py::arg("expand_acronyms") = true,
-           py::arg("exact_total") = false, py::arg("time_limit") = 10.0,
+           py::arg("exact_total") = false, py::arg("time_limit") = 10.0, py::arg("mode") = "lexical",
+           py::arg("hybrid_weight") = SearchOptions{}.hybrid_weight,
            "Searches with the query language of the abstracts tool (plain=True: every word, no "
            "syntax). sort: \"relevance\", \"date\" (newest first) or \"oldest\". within: ids the "
            "hits "
-           "must be among (ranked as in the whole index). exact_total: count every match. Raises "
+           "must be among (ranked as in the whole index). exact_total: count every match. mode: "
+           "\"lexical\" (by words), \"semantic\" (by meaning) or \"hybrid\" (both, hybrid_weight "
+           "the words' share); the last two need Writer.build_vectors(), else Error. Raises "
            "QueryError (with .column) for a query it cannot parse or that runs past time_limit "
            "seconds.")
       .def(

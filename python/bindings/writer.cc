@@ -139,6 +139,29 @@ class PyWriter {
     get().commit();
   }
 
+  py::dict build_vectors(unsigned epochs, unsigned dimensions, std::size_t max_training,
+                         const std::vector<std::filesystem::path>& train_on) {
+    VectorsOptions options;
+    options.epochs = epochs;
+    options.dimensions = dimensions;
+    options.max_training_abstracts = max_training;
+    options.train_on = train_on;
+    VectorsReport r;
+    {
+      py::gil_scoped_release release;
+      Hold hold(*this);
+      r = get().build_vectors(options);
+    }
+    py::dict out;
+    out["abstracts"] = r.abstracts;
+    out["words"] = r.words;
+    out["training_abstracts"] = r.training_abstracts;
+    out["training_tokens"] = r.training_tokens;
+    out["learn_seconds"] = r.learn_seconds;
+    out["store_seconds"] = r.store_seconds;
+    return out;
+  }
+
   std::size_t count() {
     py::gil_scoped_release release;
     Hold hold(*this);
@@ -271,6 +294,13 @@ void bind_writer(py::module_& m) {
       .def("remove", &PyWriter::remove, py::arg("id"),
            "Removes the abstract with this id; returns False if there was none.")
       .def("commit", &PyWriter::commit, "Makes the changes visible to readers, atomically.")
+      .def("build_vectors", &PyWriter::build_vectors, py::kw_only(), py::arg("epochs") = 20u,
+           py::arg("dimensions") = 100u, py::arg("max_training") = std::size_t{20000},
+           py::arg("train_on") = std::vector<std::filesystem::path>{},
+           "Learns word vectors (fastText) from the index's abstracts (or the files train_on) and "
+           "gives every abstract a vector of meaning, for search(mode=\"semantic\" or \"hybrid\"); "
+           "published whole, like a commit. Returns a dict: abstracts, words, training_abstracts, "
+           "training_tokens, learn_seconds, store_seconds. Raises Error if the index is empty.")
       .def("__len__", &PyWriter::count,
            "The abstracts in the index, changes not yet committed included.")
       .def("close", &PyWriter::close,

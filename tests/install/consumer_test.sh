@@ -20,6 +20,7 @@ check_run() {  # program label
   local out
   out=$("$1" "$src/corpus" "$work/index-$2")
   grep -q "abstracts in the index" <<<"$out" || { echo "$2: unexpected output:"; echo "$out"; exit 1; }
+  grep -q "by meaning:" <<<"$out" || { echo "$2: no search by meaning:"; echo "$out"; exit 1; }
   grep -q "query error at column" <<<"$out" || { echo "$2: no query error:"; echo "$out"; exit 1; }
   grep -q "showing hits of: sparse attention" <<<"$out" || { echo "$2: no spelling correction:"; echo "$out"; exit 1; }
   echo "$2: ok"

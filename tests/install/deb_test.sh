@@ -114,6 +114,7 @@ check_run() {  # program label
   local out
   out=$("$1" /usr/share/abstracts/corpus "$work/index-$2") || fail "$2: the tour failed"
   grep -q "abstracts in the index" <<<"$out" || fail "$2: unexpected output: $out"
+  grep -q "by meaning:" <<<"$out" || fail "$2: no search by meaning: $out"
   echo "$2: ok"
 }
 cmake -S "$work/consumer" -B "$work/consumer/build" -G Ninja >/dev/null

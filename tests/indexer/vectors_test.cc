@@ -1,0 +1,406 @@
+// Vectors of meaning (issue 46) through the public API: Writer::build_vectors on
+// a real on-disk index of the bundled corpus, what it stores (read back with
+// Xapian, engine/vectors.h's layout), and Index::search's semantic and hybrid
+// modes. Training here uses few epochs and buckets: these tests check what is
+// stored and how it is searched, not how good the vectors are.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <xapian.h>
+
+#include "abstracts/error.h"
+#include "abstracts/index.h"
+#include "abstracts/writer.h"
+#include "engine/schema.h"
+#include "engine/vectors.h"
+#include "tests/support/corpus.h"
+#include "tests/support/test_support.h"
+
+namespace abstracts::testing::vectors_test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Quick to learn (a second or two under ASan) and the same every time (one thread).
+VectorsOptions quick(unsigned dimensions = 100) {
+  VectorsOptions o;
+  o.epochs = 5;
+  o.buckets = 20000;
+  o.threads = 1;
+  o.dimensions = dimensions;
+  return o;
+}
+
+// What the index in `dir` holds of its vectors, read with Xapian through the
+// stub file.
+struct StoredVectors {
+  std::map<std::string, std::string> values;  // abstract id -> its kVectorSlot value ("": none)
+  std::string model;                          // metadata kModelKey
+  std::map<std::string, std::string> words;   // metadata kWordKeyPrefix + term -> value
+  bool operator==(const StoredVectors&) const = default;
+};
+
+StoredVectors stored_vectors(const fs::path& dir) {
+  Xapian::Database db(dir.string());
+  StoredVectors out;
+  const std::string id_prefix(schema::kIdPrefix);
+  for (auto d = db.postlist_begin(""); d != db.postlist_end(""); ++d) {
+    const Xapian::Document doc = db.get_document(*d);
+    auto t = doc.termlist_begin();
+    t.skip_to(id_prefix);
+    EXPECT_TRUE(t != doc.termlist_end() && (*t).starts_with(id_prefix))
+        << "document " << *d << " has no id";
+    if (t == doc.termlist_end()) continue;
+    out.values[(*t).substr(id_prefix.size())] = doc.get_value(schema::kVectorSlot);
+  }
+  out.model = db.get_metadata(std::string(vectors::kModelKey));
+  const std::string prefix(vectors::kWordKeyPrefix);
+  for (auto k = db.metadata_keys_begin(prefix); k != db.metadata_keys_end(prefix); ++k) {
+    out.words[*k] = db.get_metadata(*k);
+  }
+  return out;
+}
+
+// The length of a kVectorSlot value read as the unit vector it encodes (int8, x127).
+double length_of(const std::string& value) {
+  double sum = 0;
+  for (char c : value) {
+    const double x = static_cast<std::int8_t>(c) / 127.0;
+    sum += x * x;
+  }
+  return std::sqrt(sum);
+}
+
+// An index of the bundled corpus in `dir`.
+void index_corpus(const fs::path& dir) { ASSERT_EQ(Writer::open(dir).index(corpus_files()), 0u); }
+
+SearchOptions in_mode(SearchMode mode, std::size_t limit = 10) {
+  SearchOptions o = literal(limit);
+  o.mode = mode;
+  return o;
+}
+
+// Hits as (id, score), to compare two searches whole.
+std::vector<std::pair<std::string, double>> ranked(const SearchResults& results) {
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& h : results.hits) out.emplace_back(h.abstract.id, h.score);
+  return out;
+}
+
+// Every file and its bytes below `dir`.
+std::map<std::string, std::string> snapshot(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    out[fs::relative(e.path(), dir).string()] =
+        e.is_regular_file() ? read_file(e.path()) : "(folder)";
+  }
+  return out;
+}
+
+TEST(Issue46Vectors, EveryAbstractGetsAUnitVectorOfTheModelsDimensions) {
+  TempDir dir;
+  const fs::path index = dir / "index";
+  index_corpus(index);
+  const VectorsReport report = Writer::open(index).build_vectors(quick());
+  const auto expected = corpus_abstracts();
+  EXPECT_EQ(report.abstracts, expected.size());
+  EXPECT_EQ(report.abstracts, 57u);
+  EXPECT_GT(report.words, 0u);
+  EXPECT_EQ(report.training_abstracts, expected.size());
+  EXPECT_GT(report.training_tokens, report.words);
+
+  const StoredVectors stored = stored_vectors(index);
+  ASSERT_EQ(stored.values.size(), expected.size());
+  for (const auto& line : expected) {
+    SCOPED_TRACE(line.file.filename().string() + ":" + std::to_string(line.line));
+    ASSERT_EQ(stored.values.count(line.id()), 1u);
+    const std::string& value = stored.values.at(line.id());
+    EXPECT_EQ(value.size(), 100u);
+    EXPECT_NEAR(length_of(value), 1.0, 0.03);
+  }
+  vectors::Model model;
+  ASSERT_TRUE(vectors::decode(stored.model, model));
+  EXPECT_EQ(model.dimensions, 100u);
+  EXPECT_EQ(model.words, report.words);
+  EXPECT_EQ(stored.words.size(), report.words);
+}
+
+TEST(Issue46Vectors, StoredVectorsReopenTheSame) {
+  TempDir dir;
+  const fs::path index = dir / "index";
+  index_corpus(index);
+  const std::string query = "attention in large language models";
+  StoredVectors built;
+  SearchResults found;
+  {
+    auto writer = Writer::open(index);
+    writer.build_vectors(quick());
+    built = stored_vectors(index);
+    found = Index::open(index).search(query, in_mode(SearchMode::kSemantic, 20));
+  }
+  ASSERT_FALSE(built.model.empty());
+  ASSERT_EQ(found.hits.size(), 20u);
+
+  auto writer = Writer::open(index);
+  EXPECT_TRUE(stored_vectors(index) == built)
+      << "the vectors changed when the index was opened again";
+  const SearchResults again = Index::open(index).search(query, in_mode(SearchMode::kSemantic, 20));
+  EXPECT_EQ(ranked(again), ranked(found));
+}
+
+// Vectors are values and metadata: the words' ranking cannot change.
+TEST(Issue46Vectors, SearchByWordsIsTheSameWithVectors) {
+  TempDir dir;
+  const fs::path index = dir / "index";
+  index_corpus(index);
+  const std::vector<std::string> queries = {
+      "sparse attention",                                   // keywords
+      "\"large language models\"",                          // a phrase
+      "how do language models reason over long documents",  // a question: feedback and proximity
+  };
+  auto reader = Index::open(index);
+  std::vector<SearchResults> before;
+  for (const auto& q : queries) before.push_back(reader.search(q, {.limit = 57}));
+
+  Writer::open(index).build_vectors(quick());
+  auto reopened = Index::open(index);
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    SCOPED_TRACE(queries[i]);
+    ASSERT_FALSE(before[i].hits.empty());
+    const SearchResults followed = reader.search(queries[i], {.limit = 57});
+    const SearchResults fresh = reopened.search(queries[i], {.limit = 57});
+    EXPECT_EQ(ranked(followed), ranked(before[i])) << "the reader open across the build";
+    EXPECT_EQ(ranked(fresh), ranked(before[i])) << "a reader opened after it";
+    EXPECT_EQ(fresh.estimated_matches, before[i].estimated_matches);
+  }
+}
+
+TEST(Issue46Vectors, WithoutVectorsSearchByMeaningSaysHowToBuildThem) {
+  auto index = Index::open(corpus_index());
+  const auto before = ranked(index.search("sparse attention", literal()));
+  ASSERT_FALSE(before.empty());
+  for (SearchMode mode : {SearchMode::kSemantic, SearchMode::kHybrid}) {
+    SCOPED_TRACE(mode == SearchMode::kSemantic ? "semantic" : "hybrid");
+    try {
+      index.search("sparse attention", in_mode(mode));
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_TRUE(contains(e.hint(), "vectors build")) << e.what() << " / hint: " << e.hint();
+    }
+  }
+  EXPECT_EQ(ranked(index.search("sparse attention", literal())), before);
+}
+
+TEST(Issue46Vectors, AbstractsIndexedLaterGetVectorsWithoutRetraining) {
+  TempDir dir;
+  const fs::path index = dir / "index";
+  const auto files = corpus_files();
+  ASSERT_EQ(files.size(), 3u);
+  auto writer = Writer::open(index);
+  ASSERT_EQ(writer.index({files[0], files[1]}), 0u);
+  writer.build_vectors(quick());
+  const StoredVectors built = stored_vectors(index);
+  ASSERT_FALSE(built.model.empty());
+
+  ASSERT_EQ(writer.index({files[2]}), 0u);
+  writer.commit();
+  const StoredVectors now = stored_vectors(index);
+  EXPECT_EQ(now.model, built.model) << "the model changed";
+  EXPECT_TRUE(now.words == built.words) << "the word vectors changed";
+  for (const auto& [id, value] : built.values) {
+    EXPECT_EQ(now.values.at(id), value) << id << ": an abstract indexed before changed its vector";
+  }
+  const auto later = abstracts_of(files[2]);
+  ASSERT_FALSE(later.empty());
+  for (const auto& line : later) {
+    SCOPED_TRACE("line " + std::to_string(line.line));
+    ASSERT_EQ(now.values.count(line.id()), 1u);
+    EXPECT_EQ(now.values.at(line.id()).size(), 100u);
+    EXPECT_NEAR(length_of(now.values.at(line.id())), 1.0, 0.03);
+  }
+
+  // An abstract's own text is nearest its own vector.
+  const CorpusLine& asked = later[later.size() / 2];
+  const auto hits =
+      hit_ids(Index::open(index).search(asked.raw, in_mode(SearchMode::kSemantic, 3)));
+  EXPECT_NE(std::find(hits.begin(), hits.end(), asked.id()), hits.end())
+      << asked.id() << " is not among the 3 nearest its own text";
+}
+
+TEST(Issue46Vectors, BuildingAgainReplacesEveryVector) {
+  TempDir dir;
+  const fs::path index = dir / "index";
+  index_corpus(index);
+  auto writer = Writer::open(index);
+  writer.build_vectors(quick(100));
+  const std::size_t words = stored_vectors(index).words.size();
+  ASSERT_GT(words, 0u);
+
+  const VectorsReport report = writer.build_vectors(quick(16));
+  const StoredVectors stored = stored_vectors(index);
+  vectors::Model model;
+  ASSERT_TRUE(vectors::decode(stored.model, model));
+  EXPECT_EQ(model.dimensions, 16u);
+  EXPECT_EQ(report.abstracts, 57u);
+  ASSERT_EQ(stored.values.size(), 57u);
+  for (const auto& [id, value] : stored.values) EXPECT_EQ(value.size(), 16u) << id;
+  EXPECT_EQ(stored.words.size(), report.words) << "words of the old vectors are left";
+  for (const auto& [key, value] : stored.words) {
+    EXPECT_EQ(value.size(), 8u + 16u) << key;  // weight and scale, then one byte a dimension
+    vectors::WordVector w;
+    EXPECT_TRUE(vectors::decode(value, 16, w)) << key;
+  }
+}
+
+// Hybrid: each hit's score is its two parts; weight 1 is the words' ranking; the
+// ranking is the same whatever the limit.
+TEST(Issue46Vectors, HybridScoresAreTheirTwoPartsAndDoNotDependOnTheLimit) {
+  TempDir dir;
+  const fs::path index = dir / "index";
+  index_corpus(index);
+  Writer::open(index).build_vectors(quick());
+  auto reader = Index::open(index);
+  for (const std::string query :
+       {"language models", "how do language models reason over long documents"}) {
+    SCOPED_TRACE(query);
+    SearchOptions hybrid = in_mode(SearchMode::kHybrid, 57);
+    hybrid.explain = true;
+    const SearchResults mixed = reader.search(query, hybrid);
+    ASSERT_FALSE(mixed.hits.empty());
+    for (std::size_t i = 0; i < mixed.hits.size(); ++i) {
+      const Hit& h = mixed.hits[i];
+      SCOPED_TRACE("hit " + std::to_string(i + 1) + ", " + h.abstract.id);
+      EXPECT_EQ(h.rank, i + 1);
+      ASSERT_EQ(h.explanation.size(), 2u);
+      EXPECT_EQ(h.explanation[0].term, "lexical");
+      EXPECT_EQ(h.explanation[1].term, "vector");
+      EXPECT_NEAR(h.explanation[0].weight + h.explanation[1].weight, h.score, 1e-9);
+      if (i > 0) {
+        EXPECT_GE(mixed.hits[i - 1].score, h.score) << "not sorted by score";
+      }
+    }
+
+    // Weight 1: the words' order.
+    const auto by_words = hit_ids(reader.search(query, literal(57)));
+    ASSERT_GE(by_words.size(), 10u);
+    hybrid.hybrid_weight = 1;
+    const auto words_only = hit_ids(reader.search(query, hybrid));
+    ASSERT_GE(words_only.size(), by_words.size());
+    EXPECT_EQ(std::vector<std::string>(words_only.begin(), words_only.begin() + by_words.size()),
+              by_words);
+    hybrid.limit = 10;
+    EXPECT_EQ(hit_ids(reader.search(query, hybrid)),
+              std::vector<std::string>(by_words.begin(), by_words.begin() + 10));
+
+    // The default weight, whatever the limit and offset.
+    SearchOptions first = in_mode(SearchMode::kHybrid, 50);
+    const auto all = ranked(reader.search(query, first));
+    ASSERT_GE(all.size(), 10u);
+    first.limit = 5;
+    EXPECT_EQ(ranked(reader.search(query, first)), decltype(all)(all.begin(), all.begin() + 5));
+    first.offset = 5;
+    EXPECT_EQ(ranked(reader.search(query, first)),
+              decltype(all)(all.begin() + 5, all.begin() + 10));
+  }
+}
+
+// A hybrid search of `query` on the index in `dir`, for each of `limits`, with
+// explanations: fails unless each ranking is sorted by score and has the same
+// first 5 hits (ids and scores).
+void expect_hybrid_ranking_whatever_the_limit(const fs::path& dir, const std::string& query,
+                                              const std::vector<std::size_t>& limits) {
+  auto reader = Index::open(dir);
+  std::vector<std::pair<std::string, double>> top5;
+  for (std::size_t limit : limits) {
+    SCOPED_TRACE("limit " + std::to_string(limit));
+    SearchOptions o = in_mode(SearchMode::kHybrid, limit);
+    o.explain = true;
+    const SearchResults mixed = reader.search(query, o);
+    ASSERT_GE(mixed.hits.size(), 5u);
+    for (std::size_t i = 0; i < mixed.hits.size(); ++i) {
+      const Hit& h = mixed.hits[i];
+      ASSERT_EQ(h.explanation.size(), 2u);
+      EXPECT_NEAR(h.explanation[0].weight + h.explanation[1].weight, h.score, 1e-9);
+      if (i > 0 && mixed.hits[i - 1].score < h.score) {
+        ADD_FAILURE() << "hit " << i + 1 << " (" << h.abstract.id << ", score " << h.score
+                      << ") ranks below hit " << i << " (score " << mixed.hits[i - 1].score << ")";
+        break;
+      }
+    }
+    const auto first = ranked(mixed);
+    const decltype(top5) five(first.begin(), first.begin() + 5);
+    if (top5.empty()) top5 = five;
+    EXPECT_EQ(five, top5) << "the first 5 hits changed with the limit";
+  }
+}
+
+// Past the lexical hits a hybrid search mixes (query/meaning.h's kHybridDepth,
+// 100), beside the corpus: 100 short abstracts about the aardvark, which its
+// word ranks first, and 50 long ones about language models that name it once,
+// whose vectors are far from it.
+TEST(Issue46Vectors, HybridFirstHitsAreTheSameForALimitPastTheMixedHits) {
+  TempDir dir;
+  const fs::path index = dir / "index";
+  index_corpus(index);
+  {
+    auto writer = Writer::open(index);
+    for (int i = 0; i < 100; ++i) {
+      writer.add(make_abstract("Report " + std::to_string(i) + " on the aardvark" +
+                               repeated("aardvark", i % 4) + repeated("burrow", i % 3) +
+                               repeated("termite", i % 5) + repeated("savanna", i % 7) + "."));
+    }
+    for (int i = 0; i < 50; ++i) {
+      writer.add(make_abstract(
+          "Study " + std::to_string(i) +
+          " of large language models: attention, transformers, benchmarks and reasoning"
+          " over long documents, code and retrieval, with" +
+          repeated("language models", 1 + i % 3) + ", and one aardvark."));
+    }
+    writer.build_vectors(quick());
+  }
+  ASSERT_EQ(Index::open(index).search("aardvark", literal(1000)).hits.size(), 150u);
+  expect_hybrid_ranking_whatever_the_limit(index, "aardvark", {5, 50, 100, 120, 200});
+}
+
+// 150 abstracts of "okapi" that its words score alike (the same words, as many
+// times), and a ranking past the 100 mixed.
+TEST(Issue46Vectors, HybridHitsPastTheMixedOnesAreSortedWhenTheirWordsScoreAlike) {
+  TempDir dir;
+  const fs::path index = dir / "index";
+  index_corpus(index);
+  {
+    auto writer = Writer::open(index);
+    for (int i = 0; i < 150; ++i)
+      writer.add(make_abstract("Field notes number " + std::to_string(i) + " on the okapi."));
+    writer.build_vectors(quick());
+  }
+  const auto by_words = ranked(Index::open(index).search("okapi", literal(1000)));
+  ASSERT_EQ(by_words.size(), 150u);
+  ASSERT_EQ(by_words.front().second, by_words.back().second) << "the words do not score alike";
+  expect_hybrid_ranking_whatever_the_limit(index, "okapi", {5, 100, 200});
+}
+
+TEST(Issue46Vectors, EmptyIndexHasNothingToLearnFromAndStaysAsItWas) {
+  TempDir dir;
+  const fs::path index = dir / "index";
+  auto writer = Writer::open(index);
+  const auto before = snapshot(index);
+  try {
+    writer.build_vectors(quick());
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_TRUE(contains(e.what(), "no abstracts")) << e.what();
+    EXPECT_FALSE(e.hint().empty());
+  }
+  EXPECT_EQ(snapshot(index), before);
+  EXPECT_TRUE(stored_vectors(index).model.empty());
+}
+
+}  // namespace
+}  // namespace abstracts::testing::vectors_test
