@@ -215,6 +215,21 @@ struct Writer::Impl {
       std::error_code ec;
       if (!published) fs::remove_all(path, ec);
     }
+    // Rewrites the copy compactly: documents rewritten in place leave its
+    // B-trees half full (storing SciFact's vectors took its postlist table from
+    // 11 to 23 MB; compacted, 13).
+    void compact(const fs::path& dir) {
+      db.commit();
+      db.close();
+      const fs::path scratch = layout::make_temp_dir(dir);
+      const fs::path compacted = scratch / "generation";
+      Xapian::Database(path.string(), Xapian::DB_BACKEND_GLASS)
+          .compact(compacted.string(), Xapian::DBCOMPACT_NO_RENUMBER);
+      fs::remove_all(path);
+      fs::rename(compacted, path);
+      fs::remove_all(scratch);
+      db = Xapian::WritableDatabase(path.string(), Xapian::DB_OPEN | Xapian::DB_BACKEND_GLASS);
+    }
     NextGeneration(const NextGeneration&) = delete;
     NextGeneration& operator=(const NextGeneration&) = delete;
     fs::path path;
@@ -273,12 +288,13 @@ struct Writer::Impl {
 
     say("storing the abstracts' vectors");
     NextGeneration next(dir);
-    // The tiers stay right: the abstracts and their terms are the ones they were built from.
-    const fs::path tiers = tiers::side_path(layout::current_generation(dir));
-    if (fs::exists(tiers)) fs::copy(tiers, tiers::side_path(next.path), fs::copy_options::recursive);
     report.abstracts = indexer::store_vectors(next.db, words, model, kCopyCommitEvery, [&](std::size_t done) {
       say("stored " + std::to_string(done) + " vectors");
     });
+    next.compact(dir);
+    // The tiers stay right: the abstracts and their terms are the ones they were built from.
+    const fs::path tiers = tiers::side_path(layout::current_generation(dir));
+    if (fs::exists(tiers)) fs::copy(tiers, tiers::side_path(next.path), fs::copy_options::recursive);
     publish(next);
     report.store_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - learned).count();
     return report;
