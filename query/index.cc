@@ -50,6 +50,11 @@ Index Index::open(const fs::path& dir, const OpenOptions& options) {
 const fs::path& Index::path() const { return impl_->pool.dir(); }
 
 SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOptions& options) const {
+  if (options.mode == SearchMode::kAuto) {
+    SearchOptions chosen = options;
+    chosen.mode = query::has_vectors(impl_->pool) ? SearchMode::kHybrid : SearchMode::kLexical;
+    return similar(ids, chosen);
+  }
   if (options.mode != SearchMode::kLexical) {
     return query::similar_by_meaning(impl_->pool, ids, options,
                                      [&](const SearchOptions& words) { return similar(ids, words); });
@@ -102,7 +107,7 @@ Xapian::Query identifier_filter(const std::vector<Xapian::Query>& identified) {
 }  // namespace
 
 SearchResults Index::search(std::string_view text, const SearchOptions& options) const {
-  if (options.mode != SearchMode::kLexical) {
+  if (options.mode != SearchMode::kLexical && options.mode != SearchMode::kAuto) {
     return query::search_by_meaning(impl_->pool, text, options,
                                      [&](const SearchOptions& words) { return search(text, words); });
   }

@@ -239,6 +239,13 @@ SearchResults by_meaning(DatabasePool& pool, const SearchOptions& options,
 
 }  // namespace
 
+bool has_vectors(DatabasePool& pool) {
+  if (pool.local_shards() < pool.shards().size()) return false;
+  return pool.with_db([](Xapian::Database& db, const compression::Decompressor&) {
+    return !db.get_metadata(std::string(vectors::kModelKey)).empty();
+  });
+}
+
 SearchResults search_by_meaning(DatabasePool& pool, std::string_view text, const SearchOptions& options,
                                 const std::function<SearchResults(const SearchOptions&)>& lexical) {
   return by_meaning(pool, options, lexical, [&](Xapian::Database&, vectors::Embedder& embedder) {

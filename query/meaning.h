@@ -16,6 +16,10 @@ namespace abstracts::query {
 // How many of each ranking a hybrid search mixes (SearchOptions::mode).
 inline constexpr std::size_t kHybridDepth = 100;
 
+// Whether `pool`'s index has vectors a search by meaning can use: false on a
+// cluster with remote shards.
+bool has_vectors(DatabasePool& pool);
+
 // Runs a search by meaning on `pool`'s index; `lexical` runs a search by words
 // (for kHybrid). Throws Error with a hint when the index has no vectors, or is
 // a cluster with remote shards.

@@ -179,7 +179,7 @@ class Acronym:
     def used(self) -> bool: ...
 
 _Sort = Literal["relevance", "date", "oldest"]
-_Mode = Literal["lexical", "semantic", "hybrid"]
+_Mode = Literal["auto", "lexical", "semantic", "hybrid"]
 _Field = Literal["year", "venue", "category", "author", "tag", "collection"]
 
 class Index:
@@ -204,7 +204,16 @@ class Index:
         mode: _Mode = ...,
         hybrid_weight: float = ...,
     ) -> SearchResult: ...
-    def similar(self, ids: _Ids, limit: int = ..., offset: int = ..., snippets: bool = ...) -> SearchResult: ...
+    def similar(
+        self,
+        ids: _Ids,
+        limit: int = ...,
+        offset: int = ...,
+        snippets: bool = ...,
+        *,
+        mode: _Mode = ...,
+        hybrid_weight: float = ...,
+    ) -> SearchResult: ...
     def get(self, id: str) -> Optional[Abstract]: ...
     def stats(self) -> Stats: ...
     def facets(self, field: _Field, query: Optional[str] = ..., limit: int = ...) -> list[tuple[str, int]]: ...

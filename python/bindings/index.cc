@@ -59,10 +59,11 @@ SortOrder sort_order(const std::string& sort) {
 }
 
 SearchMode search_mode(const std::string& mode) {
+  if (mode == "auto") return SearchMode::kAuto;
   if (mode == "lexical") return SearchMode::kLexical;
   if (mode == "semantic") return SearchMode::kSemantic;
   if (mode == "hybrid") return SearchMode::kHybrid;
-  throw py::value_error("mode is \"lexical\", \"semantic\" or \"hybrid\", not \"" + mode + "\"");
+  throw py::value_error("mode is \"auto\", \"lexical\", \"semantic\" or \"hybrid\", not \"" + mode + "\"");
 }
 
 Facet facet_of(const std::string& field) {
@@ -112,8 +113,10 @@ PySearchResult search(const PyIndex& self, const std::string& query, std::size_t
 }
 
 PySearchResult similar(const PyIndex& self, const py::object& ids, std::size_t limit,
-                       std::size_t offset, bool snippets) {
+                       std::size_t offset, bool snippets, const std::string& mode, double hybrid_weight) {
   SearchOptions options;
+  options.mode = search_mode(mode);
+  options.hybrid_weight = hybrid_weight;
   options.limit = limit;
   options.offset = offset;
   options.snippets = snippets;
@@ -160,21 +163,23 @@ void bind_index(py::module_& m) {
            py::arg("sort") = "relevance", py::arg("within") = py::none(),
            py::arg("snippets") = true, py::kw_only(), py::arg("plain") = false,
            py::arg("correct_spelling") = true, py::arg("expand_acronyms") = true,
-           py::arg("exact_total") = false, py::arg("time_limit") = 10.0, py::arg("mode") = "lexical",
+           py::arg("exact_total") = false, py::arg("time_limit") = 10.0, py::arg("mode") = "auto",
            py::arg("hybrid_weight") = SearchOptions{}.hybrid_weight,
            "Searches with the query language of the abstracts tool (plain=True: every word, no "
            "syntax). sort: \"relevance\", \"date\" (newest first) or \"oldest\". within: ids the "
            "hits "
            "must be among (ranked as in the whole index). exact_total: count every match. mode: "
-           "\"lexical\" (by words), \"semantic\" (by meaning) or \"hybrid\" (both, hybrid_weight "
+           "\"auto\" (by words), \"lexical\" (by words), \"semantic\" (by meaning) or \"hybrid\" (both, hybrid_weight "
            "the words' share); the last two need Writer.build_vectors(), else Error. Raises "
            "QueryError (with .column) for a query it cannot parse or that runs past time_limit "
            "seconds.")
       .def(
           "similar", &similar, py::arg("ids"), py::arg("limit") = 10, py::arg("offset") = 0,
-          py::arg("snippets") = true,
+          py::arg("snippets") = true, py::kw_only(), py::arg("mode") = "auto",
+          py::arg("hybrid_weight") = SearchOptions{}.hybrid_weight,
           "Abstracts like the given ones (an id or a list of ids; those are left out), best first. "
-          "Unknown ids are ignored.")
+          "Unknown ids are ignored. mode and hybrid_weight as for search(); mode=\"auto\" mixes in "
+          "meaning (\"hybrid\") when the index has vectors.")
       .def(
           "get",
           [](const PyIndex& self, const std::string& id) {

@@ -402,5 +402,34 @@ TEST(Issue46Vectors, EmptyIndexHasNothingToLearnFromAndStaysAsItWas) {
   EXPECT_TRUE(stored_vectors(index).model.empty());
 }
 
+// similar()'s default (kAuto) finds likeness by words in an index without
+// vectors, and by words and meaning (as kHybrid) in one with them: the mix
+// found more of SciFact's related abstracts (docs/relevance.md).
+TEST(Issue46Vectors, SimilarMixesInMeaningByDefaultOnceTheIndexHasVectors) {
+  TempDir tmp;
+  const fs::path dir = tmp / "index";
+  index_corpus(dir);
+  const Index index = Index::open(dir);
+  const std::string given = index.search("sparse attention").hits.at(0).abstract.id;
+  SearchOptions by_default;
+  by_default.explain = true;
+  SearchOptions by_words = by_default;
+  by_words.mode = SearchMode::kLexical;
+  EXPECT_EQ(ranked(index.similar({given}, by_default)), ranked(index.similar({given}, by_words)));
+
+  Writer::open(dir).build_vectors(quick());
+  SearchOptions mixed = by_default;
+  mixed.mode = SearchMode::kHybrid;
+  const SearchResults auto_hits = index.similar({given}, by_default);
+  EXPECT_EQ(ranked(auto_hits), ranked(index.similar({given}, mixed)));
+  ASSERT_FALSE(auto_hits.hits.empty());
+  ASSERT_EQ(auto_hits.hits[0].explanation.size(), 2u);
+  EXPECT_EQ(auto_hits.hits[0].explanation[0].term, "lexical");
+  EXPECT_EQ(auto_hits.hits[0].explanation[1].term, "vector");
+  for (const auto& hit : auto_hits.hits) EXPECT_NE(hit.abstract.id, given);
+  // A search's default stays words alone.
+  EXPECT_EQ(ranked(index.search("sparse attention", by_default)), ranked(index.search("sparse attention", by_words)));
+}
+
 }  // namespace
 }  // namespace abstracts::testing::vectors_test

@@ -73,6 +73,9 @@ enum class SortOrder {
 // a hint to build them. Not on a cluster with remote shards (xapian-tcpsrv
 // serves no vectors): Error.
 enum class SearchMode {
+  kAuto,      // the measured best (docs/relevance.md): search() ranks by words
+              // (kLexical); similar() mixes in meaning (kHybrid) when the index has
+              // vectors (not on a cluster with remote shards)
   kLexical,   // BM25, with feedback and proximity as RankingOptions say
   kSemantic,  // the abstracts whose vectors are nearest the query's words' (cosine);
               // every abstract with a vector matches, the query's syntax is ignored
@@ -113,7 +116,7 @@ struct SearchOptions {
   // "Limits", has this and the bounds of the query text itself.
   double time_limit = 10;
   RankingOptions ranking{};
-  SearchMode mode = SearchMode::kLexical;
+  SearchMode mode = SearchMode::kAuto;
   // The lexical score's share (0 to 1) for SearchMode::kHybrid: the best on
   // SciFact's training questions, from a plateau of 0.5 to 0.7 (docs/relevance.md).
   double hybrid_weight = 0.6;
