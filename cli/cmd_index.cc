@@ -1,3 +1,5 @@
+#include <iostream>
+
 #include "cli/commands.h"
 #include "cli/indexing.h"
 
@@ -28,8 +30,11 @@ void add_index_command(CLI::App& app, Context& ctx, int& status) {
                   "Build shard K of N of a cluster: keep only the abstracts whose id hashes to it "
                   "(docs/scale-out.md)")
       ->type_name("K/N");
+  auto vectors = std::make_shared<bool>(false);
+  cmd->add_flag("--vectors", *vectors,
+                "Then learn vectors of meaning from the index's abstracts, as `abstracts vectors build` does");
   cmd->fallthrough();
-  cmd->callback([&ctx, &status, request, shard] {
+  cmd->callback([&ctx, &status, request, shard, vectors] {
     if (!shard->empty()) {
       const auto parsed = Shard::parse(*shard);
       if (!parsed) {
@@ -38,7 +43,19 @@ void add_index_command(CLI::App& app, Context& ctx, int& status) {
       }
       request->shard = *parsed;
     }
+    if (*vectors && request->watch) {
+      throw Error("--vectors and --watch together: the watch would wait for the vectors",
+                  "build the vectors first (abstracts index --vectors), then watch (abstracts index --watch); "
+                  "what the watch indexes gets vectors from the stored words");
+    }
     status = (request->watch ? run_watch(ctx, *request) : run_indexing(ctx, *request)) == 0 ? 0 : 2;
+    if (*vectors && status == 0) {
+      VectorsOptions options;
+      if (!request->quiet) {
+        options.on_progress = [](const std::string& what) { std::cerr << "abstracts: " << what << '\n'; };
+      }
+      Writer::open(ctx.index_dir()).build_vectors(options);
+    }
   });
 }
 

@@ -1531,6 +1531,26 @@ TEST_F(Issue19Cluster, KilledShardFault) {
   }
 }
 
+// Issue 46: xapian-tcpsrv serves no vectors, so a search by meaning on a cluster
+// with remote shards is a clear error, while a search by words, and similar's
+// default (by words there), answer as before.
+TEST_F(Issue19Cluster, Issue46SearchByMeaningOnRemoteShardsIsAClearError) {
+  SmallCluster c;
+  ShardServer one(c.shards.dirs[0], c.dir.path()), two(c.shards.dirs[1], c.dir.path());
+  write_file(c.dir / "cluster", "remote " + one.address() + "\nremote " + two.address() + "\n");
+  for (const char* mode : {"--semantic", "--hybrid"}) {
+    auto r = c.search({mode, "sparse attention"});
+    EXPECT_EQ(r.status, 2) << mode << ": " << said(r);
+    EXPECT_TRUE(names_in_a_line(r.err, "remote shards", "error:")) << mode << ": " << said(r);
+    EXPECT_EQ(r.out, "");
+  }
+  auto r = c.search({"--json", "sparse attention"});
+  ASSERT_EQ(r.status, 0) << said(r);
+  const std::string first = *ids_of(r.out).begin();
+  auto similar = run_on(c.dir / "cluster", {"similar", first}, c.dir.path());
+  EXPECT_EQ(similar.status, 0) << said(similar);
+}
+
 TEST_F(Issue19Cluster, SilentShardFault) {
   SmallCluster c;
   ShardServer live(c.shards.dirs[0], c.dir.path());

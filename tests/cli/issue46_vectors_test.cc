@@ -266,6 +266,27 @@ Phases time_a_build(const std::vector<std::string>& args, const Env& env) {
   return {t1 - t0, Clock::now() - t1};
 }
 
+// `index --vectors`: the abstracts, then their vectors, in one command (with the
+// defaults of `vectors build`); not with --watch, which would wait for them.
+TEST(Issue46VectorsCli, IndexWithVectorsLearnsThemAfterIndexing) {
+  TempDir dir;
+  const fs::path index = dir / "index";
+  const Env env = sandbox_env(dir.path());
+  auto r = run_abstracts({"--index", index.string(), "index", "--quiet", "--vectors", ABSTRACTS_CORPUS_DIR}, env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << "--quiet, yet: " << r.err;
+  const VectorState s = vector_state(index);
+  EXPECT_EQ(s.abstracts, 57u);
+  EXPECT_EQ(s.with_vector, 57u);
+  EXPECT_TRUE(s.model);
+  r = run_abstracts({"--index", index.string(), "search", "--semantic", "--json", "sparse attention"}, env);
+  EXPECT_EQ(r.status, 0) << r.err;
+  r = run_abstracts({"--index", (dir / "other").string(), "index", "--vectors", "--watch", ABSTRACTS_CORPUS_DIR}, env);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "--watch")) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "other" / "XAPIANDB"));
+}
+
 TEST(Issue46VectorsCli, KilledBuildLeavesTheOldVectorsOrTheNewOnes) {
   TempDir dir;
   const Env env = sandbox_env(dir.path());

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -429,6 +430,35 @@ TEST(Issue46Vectors, SimilarMixesInMeaningByDefaultOnceTheIndexHasVectors) {
   for (const auto& hit : auto_hits.hits) EXPECT_NE(hit.abstract.id, given);
   // A search's default stays words alone.
   EXPECT_EQ(ranked(index.search("sparse attention", by_default)), ranked(index.search("sparse attention", by_words)));
+}
+
+// --train-on: the word vectors are learned from the files given (up to the
+// limit), and every abstract of the index still gets its vector; a file that
+// cannot be read fails the build and leaves the vectors as they were.
+TEST(Issue46Vectors, LearnsFromTheFilesItIsGiven) {
+  TempDir tmp;
+  const fs::path dir = tmp / "index";
+  index_corpus(dir);
+  const fs::path file = corpus_files().at(0);
+  std::size_t abstracts_in_file = 0;  // its non-empty lines after the header line
+  {
+    std::istringstream in(read_file(file));
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line)) abstracts_in_file += line.empty() ? 0 : 1;
+  }
+  VectorsOptions o = quick();
+  o.train_on = {file};
+  const VectorsReport r = Writer::open(dir).build_vectors(o);
+  EXPECT_EQ(r.training_abstracts, abstracts_in_file);
+  EXPECT_LT(r.training_abstracts, 57u);
+  EXPECT_EQ(r.abstracts, 57u);
+  o.max_training_abstracts = 5;
+  EXPECT_EQ(Writer::open(dir).build_vectors(o).training_abstracts, 5u);
+  const StoredVectors before = stored_vectors(dir);
+  o.train_on = {tmp / "missing.txt"};
+  EXPECT_THROW(Writer::open(dir).build_vectors(o), Error);
+  EXPECT_EQ(stored_vectors(dir), before);
 }
 
 }  // namespace
