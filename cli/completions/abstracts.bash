@@ -6,7 +6,7 @@
 
 _abstracts() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-  local commands="index search show similar stats acronyms sources forget export"
+  local commands="index search show similar stats acronyms sources forget export vectors"
   local globals="--index --allow-partial --color -h --help --version"
   local command="" i
   # The command is the first word that is neither an option nor an option's value.
@@ -29,24 +29,32 @@ _abstracts() {
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return
       ;;
-    --shard | -g | --glob | -n | --limit | --offset) return ;;  # a number, K/N or a glob
+    --train-on)
+      compopt -o filenames 2>/dev/null
+      mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+      return
+      ;;
+    --shard | -g | --glob | -n | --limit | --offset | --max-training | --epochs | --dimensions | --buckets) return ;;  # a number, K/N or a glob
   esac
 
   local options=""
   case $command in
-    index) options="-q --quiet -v --verbose -w --watch -g --glob --zotero --shard --strict" ;;
+    index) options="-q --quiet -v --verbose -w --watch -g --glob --zotero --shard --strict --vectors" ;;
     forget) options="-q --quiet" ;;
-    search) options="-n --limit --offset --json --explain -c --count --sort --queries --no-correct --no-acronyms --no-feedback" ;;
-    similar) options="-n --limit --offset --json --explain" ;;
+    search) options="-n --limit --offset --json --explain -c --count --sort --queries --no-correct --no-acronyms --no-feedback --semantic --hybrid" ;;
+    similar) options="-n --limit --offset --json --explain --lexical --semantic --hybrid" ;;
     show) options="--json --authors" ;;
     export) options="--format --ids" ;;
     acronyms | sources) options="--json" ;;
     stats) options="--by --limit --json" ;;
+    vectors) options="--train-on --max-training --epochs --dimensions --buckets --json -q --quiet" ;;
   esac
   if [[ $cur == -* ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$globals $options" -- "$cur")
   elif [[ -z $command ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
+  elif [[ $command == vectors ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "build" -- "$cur")
   elif [[ $command == index || $command == forget ]]; then
     compopt -o filenames 2>/dev/null
     mapfile -t COMPREPLY < <(compgen -f -- "$cur")

@@ -4,7 +4,7 @@
 # share/fish/vendor_completions.d/abstracts.fish; tests/cli/completions_test.sh
 # checks its options against `abstracts --help`.
 
-set -l commands index search show similar stats acronyms sources forget export
+set -l commands index search show similar stats acronyms sources forget export vectors
 complete -c abstracts -f
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a index -d 'Index files or directories of abstracts'
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a search -d 'Search the index'
@@ -15,6 +15,7 @@ complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a acronyms
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a sources -d 'List the sources of the index'
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a forget -d 'Forget sources of the index'
 complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a export -d 'Print abstracts as citations'
+complete -c abstracts -n "not __fish_seen_subcommand_from $commands" -a vectors -d 'Learn vectors of meaning'
 
 # Global options, before or after the command.
 complete -c abstracts -l index -r -F -d 'Index directory, or a cluster file'
@@ -30,6 +31,7 @@ complete -c abstracts -n '__fish_seen_subcommand_from index' -l zotero -d 'Index
 complete -c abstracts -n '__fish_seen_subcommand_from index' -s g -l glob -x -d 'Index only the files of a folder that match a glob'
 complete -c abstracts -n '__fish_seen_subcommand_from index' -l shard -x -d 'Build shard K of N of a cluster'
 complete -c abstracts -n '__fish_seen_subcommand_from index' -l strict -d 'Fail a file with a record that cannot be read'
+complete -c abstracts -n '__fish_seen_subcommand_from index' -l vectors -d 'Then learn vectors of meaning'
 complete -c abstracts -n '__fish_seen_subcommand_from index forget' -F
 
 set -l results '__fish_seen_subcommand_from search similar'
@@ -45,6 +47,9 @@ complete -c abstracts -n $search -l queries -r -F -d 'Run each line of a file as
 complete -c abstracts -n $search -l no-correct -d 'Do not search for a spelling correction'
 complete -c abstracts -n $search -l no-acronyms -d 'Do not expand learned acronyms'
 complete -c abstracts -n $search -l no-feedback -d 'Do not rank with pseudo-relevance feedback'
+complete -c abstracts -n $results -l semantic -d 'Rank by meaning alone'
+complete -c abstracts -n $results -l hybrid -d 'Mix the ranking by words with the ranking by meaning'
+complete -c abstracts -n '__fish_seen_subcommand_from similar' -l lexical -d 'Find likeness by words alone'
 complete -c abstracts -n $search -a 'venue: year: title: author: category: tag: collection: doi: arxiv: pmid: source: id:' -d 'Query field'
 
 complete -c abstracts -n '__fish_seen_subcommand_from show acronyms sources' -l json -d 'Print JSON Lines'
@@ -59,3 +64,13 @@ set -l export '__fish_seen_subcommand_from export'
 complete -c abstracts -n $export -l format -x -a 'bibtex biblatex ris csl-json' -d 'Citation format'
 complete -c abstracts -n $export -l ids -x -d 'Export these abstracts instead of a query\'s'
 complete -c abstracts -n $export -a 'venue: year: title: author: category: tag: collection: doi: arxiv: pmid: source: id:' -d 'Query field'
+
+set -l vectors '__fish_seen_subcommand_from vectors'
+complete -c abstracts -n "$vectors; and not __fish_seen_subcommand_from build" -a build -d 'Learn word vectors and give every abstract its vector'
+complete -c abstracts -n $vectors -l train-on -r -F -d 'Learn from these files instead'
+complete -c abstracts -n $vectors -l max-training -x -d 'Learn from at most this many abstracts'
+complete -c abstracts -n $vectors -l epochs -x -d "fastText's passes over the text"
+complete -c abstracts -n $vectors -l dimensions -x -d "The vectors' dimensions"
+complete -c abstracts -n $vectors -l buckets -x -d "fastText's buckets of word pieces"
+complete -c abstracts -n $vectors -l json -d 'Print what was done as JSON'
+complete -c abstracts -n $vectors -s q -l quiet -d 'Say nothing while working'
