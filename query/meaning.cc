@@ -248,6 +248,10 @@ bool has_vectors(DatabasePool& pool) {
 
 SearchResults search_by_meaning(DatabasePool& pool, std::string_view text, const SearchOptions& options,
                                 const std::function<SearchResults(const SearchOptions&)>& lexical) {
+  if (options.sort != SortOrder::kRelevance) {
+    throw Error("a search by meaning is ranked by meaning, not sorted by date",
+                "sort by relevance, or search by words alone");
+  }
   return by_meaning(pool, options, lexical, [&](Xapian::Database&, vectors::Embedder& embedder) {
     Sought s;
     s.terms = analysis::thread_analyzer().terms(text);

@@ -21,8 +21,8 @@ inline constexpr std::size_t kHybridDepth = 100;
 bool has_vectors(DatabasePool& pool);
 
 // Runs a search by meaning on `pool`'s index; `lexical` runs a search by words
-// (for kHybrid). Throws Error with a hint when the index has no vectors, or is
-// a cluster with remote shards.
+// (for kHybrid). Throws Error with a hint when the index has no vectors, is a
+// cluster with remote shards, or options.sort is by date.
 SearchResults search_by_meaning(DatabasePool& pool, std::string_view text, const SearchOptions& options,
                                 const std::function<SearchResults(const SearchOptions&)>& lexical);
 

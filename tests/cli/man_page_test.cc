@@ -105,7 +105,14 @@ TEST(Issue21ManPage, ListsTheOptionsOfHelpForEveryCommand) {
   for (const auto& command : global.commands) {
     r = run_abstracts({command, "--help"});
     ASSERT_EQ(r.status, 0) << command << ": " << r.err;
-    Options help = parse_help(r.out).options;
+    const Help of_command = parse_help(r.out);
+    Options help = of_command.options;
+    // A command of subcommands (`vectors build`): the man page lists theirs.
+    for (const auto& sub : of_command.commands) {
+      auto s = run_abstracts({command, sub, "--help"});
+      ASSERT_EQ(s.status, 0) << command << " " << sub << ": " << s.err;
+      for (const auto& o : parse_help(s.out).options) help.insert(o);
+    }
     help.erase("-h");  // every command's help has -h,--help, documented once, globally
     help.erase("--help");
     // A global option may be documented with a command too (--color with search).

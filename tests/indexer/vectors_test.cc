@@ -461,5 +461,23 @@ TEST(Issue46Vectors, LearnsFromTheFilesItIsGiven) {
   EXPECT_EQ(stored_vectors(dir), before);
 }
 
+// A search by meaning is ranked by meaning: a sort by date is an error there,
+// while the default mode (kAuto, by words) sorts by date as it always did.
+TEST(Issue46Vectors, SortByDateIsForSearchesByWords) {
+  auto index = Index::open(corpus_index());
+  SearchOptions by_date = literal();
+  by_date.sort = SortOrder::kDate;
+  EXPECT_FALSE(index.search("attention", by_date).hits.empty());
+  for (SearchMode mode : {SearchMode::kSemantic, SearchMode::kHybrid}) {
+    by_date.mode = mode;
+    try {
+      index.search("attention", by_date);
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_TRUE(contains(e.what(), "date")) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace abstracts::testing::vectors_test

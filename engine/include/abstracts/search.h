@@ -71,7 +71,7 @@ enum class SortOrder {
 // "Search by meaning"). Meaning needs the index's vectors (Writer::build_vectors,
 // `abstracts vectors build`); without them a search by meaning throws Error with
 // a hint to build them. Not on a cluster with remote shards (xapian-tcpsrv
-// serves no vectors): Error.
+// serves no vectors), nor with SortOrder::kDate or kOldest: Error.
 enum class SearchMode {
   kAuto,      // the measured best (docs/relevance.md): search() ranks by words
               // (kLexical); similar() mixes in meaning (kHybrid) when the index has
