@@ -164,11 +164,6 @@ void add_search_command(CLI::App& app, Context& ctx, int& status) {
     args->options.expand_acronyms = !args->no_acronyms;
     if (args->no_feedback) args->options.ranking.feedback_min_words = 0;
     set_mode(args->semantic, args->hybrid, args->options);
-    const bool by_meaning = args->options.mode == SearchMode::kSemantic || args->options.mode == SearchMode::kHybrid;
-    if (by_meaning && args->options.sort != SortOrder::kRelevance) {
-      throw Error("--sort " + args->sort + " orders by date, not by meaning",
-                  "leave out --semantic and --hybrid, or --sort");
-    }
     // The file first: its errors need no index, nor the bundled corpus indexed.
     std::optional<QueriesFile> queries;
     if (!args->queries.empty()) queries.emplace(args->queries);

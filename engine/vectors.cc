@@ -113,46 +113,45 @@ float dot(std::string_view value, const std::vector<float>& query) {
   return sum / 127;
 }
 
+void add_unit(std::string_view value, std::vector<float>& sum) {
+  for (std::size_t i = 0; i < sum.size() && i < value.size(); ++i) sum[i] += static_cast<std::int8_t>(value[i]) / 127.0f;
+}
+
 std::optional<Embedder> Embedder::load(const Xapian::Database& db) {
   Model model;
   if (!decode(db.get_metadata(std::string(kModelKey)), model)) return std::nullopt;
   return Embedder(db, std::move(model));
 }
 
-const WordVector* Embedder::word(const std::string& term) {
+bool Embedder::add(const std::string& term, double times, std::vector<float>& sum) {
+  if (!is_vector_word(term)) return false;
   auto [at, added] = words_.try_emplace(term);
   if (added) {
     WordVector w;
     if (decode(db_->get_metadata(word_key(term)), model_.dimensions, w)) at->second = std::move(w);
   }
-  return at->second ? &*at->second : nullptr;
+  if (!at->second) return false;
+  accumulate(sum, *at->second, times);
+  return true;
+}
+
+bool Embedder::sum_of(const Xapian::Document& doc, std::vector<float>& sum) {
+  sum.assign(model_.dimensions, 0.0f);
+  bool any = false;
+  for (auto t = doc.termlist_begin(); t != doc.termlist_end(); ++t) any = add(*t, t.get_wdf(), sum) || any;
+  return any;
 }
 
 std::string Embedder::value_of(const Xapian::Document& doc) {
-  std::vector<float> sum(model_.dimensions, 0.0f);
-  bool any = false;
-  for (auto t = doc.termlist_begin(); t != doc.termlist_end(); ++t) {
-    const std::string term = *t;
-    if (!is_vector_word(term)) continue;
-    if (const WordVector* w = word(term)) {
-      accumulate(sum, *w, t.get_wdf());
-      any = true;
-    }
-  }
-  if (!any || !finish(sum, model_.pc)) return {};
+  std::vector<float> sum;
+  if (!sum_of(doc, sum) || !finish(sum, model_.pc)) return {};
   return encode_unit(sum);
 }
 
 std::vector<float> Embedder::of_terms(const std::vector<std::string>& terms) {
   std::vector<float> sum(model_.dimensions, 0.0f);
   bool any = false;
-  for (const auto& term : terms) {
-    if (!is_vector_word(term)) continue;
-    if (const WordVector* w = word(term)) {
-      accumulate(sum, *w, 1);
-      any = true;
-    }
-  }
+  for (const auto& term : terms) any = add(term, 1, sum) || any;
   if (!any || !finish(sum, model_.pc)) return {};
   return sum;
 }

@@ -72,6 +72,8 @@ bool finish(std::vector<float>& sum, const std::vector<float>& pc);
 // the cosine, to within about 1%.
 std::string encode_unit(const std::vector<float>& unit);
 float dot(std::string_view value, const std::vector<float>& query);
+// sum += the unit vector `value` holds.
+void add_unit(std::string_view value, std::vector<float>& sum);
 
 // The vectors of an index, words read from its metadata as needed and kept.
 // Not thread-safe; `db` must outlive it.
@@ -85,6 +87,9 @@ class Embedder {
   // The unit vector of `doc` (its word terms, counted by wdf), as a value; ""
   // if none of its words has a vector.
   std::string value_of(const Xapian::Document& doc);
+  // Its SIF sum, before the common component goes (model().pc) and it is made
+  // unit length; false if none of its words has a vector.
+  bool sum_of(const Xapian::Document& doc, std::vector<float>& sum);
 
   // The unit vector of these words (terms, each counted as often as it comes);
   // empty if none has a vector.
@@ -92,7 +97,8 @@ class Embedder {
 
  private:
   Embedder(const Xapian::Database& db, Model model) : db_(&db), model_(std::move(model)) {}
-  const WordVector* word(const std::string& term);
+  // sum += times x `term`'s weighted vector; false if it has none.
+  bool add(const std::string& term, double times, std::vector<float>& sum);
 
   const Xapian::Database* db_;
   Model model_;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -112,30 +111,12 @@ WordVectors learn_word_vectors(const TrainingText& text, const VectorsOptions& o
     vectors::WordVector w;
     w.weight = static_cast<float>(a / (a + counts[i] / total));
     w.v.assign(v.data(), v.data() + v.size());
-    // As the index will keep it: an abstract indexed later gets the vector it
-    // would have had now.
-    vectors::decode(vectors::encode(w), options.dimensions, w);
     out.emplace(word, std::move(w));
   }
   return out;
 }
 
 namespace {
-
-// The SIF sum of `doc`'s words; false if none has a vector.
-bool sum_of(const Xapian::Document& doc, const WordVectors& words, std::vector<float>& sum) {
-  std::fill(sum.begin(), sum.end(), 0.0f);
-  bool any = false;
-  for (auto t = doc.termlist_begin(); t != doc.termlist_end(); ++t) {
-    const std::string term = *t;
-    if (!vectors::is_vector_word(term)) continue;
-    if (auto w = words.find(term); w != words.end()) {
-      vectors::accumulate(sum, w->second, t.get_wdf());
-      any = true;
-    }
-  }
-  return any;
-}
 
 // The first principal component of the rows whose X^T X is `c` (n x n), by
 // power iteration.
@@ -160,35 +141,41 @@ std::vector<float> first_component(const std::vector<double>& c, std::size_t n) 
 
 std::size_t store_vectors(Xapian::WritableDatabase& db, const WordVectors& words, vectors::Model model,
                           std::size_t commit_every, const std::function<void(std::size_t)>& on_progress) {
-  const std::size_t n = model.dimensions;
-  std::vector<float> sum(n);
-  // SIF's common component: of the abstracts' averages (length 1 each, so that
-  // long abstracts do not outweigh short ones).
-  std::vector<double> c(n * n, 0.0);
-  for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) {
-    if (!sum_of(db.get_document(*it), words, sum) || !vectors::finish(sum, {})) continue;
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = 0; j < n; ++j) c[i * n + j] += double(sum[i]) * sum[j];
-    }
-  }
-  model.pc = first_component(c, n);
-  model.words = words.size();
-
-  // The old words leave (a word the new vectors lack must not keep its old one).
+  // The words first, replacing the old ones (a word the new vectors lack must
+  // not keep its vector): the abstracts' vectors are then made from the words
+  // as stored, by the Embedder that gives the abstracts indexed later theirs.
   const std::string prefix(vectors::kWordKeyPrefix);
   std::vector<std::string> old;
   for (auto k = db.metadata_keys_begin(prefix); k != db.metadata_keys_end(prefix); ++k) old.push_back(*k);
   for (const auto& k : old) db.set_metadata(k, "");
   for (const auto& [word, w] : words) db.set_metadata(vectors::word_key(word), vectors::encode(w));
+  model.words = words.size();
   db.set_metadata(std::string(vectors::kModelKey), vectors::encode(model));
+  db.commit();
+
+  std::vector<Xapian::docid> ids;  // listed first: replacing documents moves the posting list
+  for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) ids.push_back(*it);
+  const std::size_t n = model.dimensions;
+  std::vector<float> sum;
+  // SIF's common component: of the abstracts' averages (length 1 each, so that
+  // long abstracts do not outweigh short ones).
+  std::vector<double> c(n * n, 0.0);
+  auto embedder = vectors::Embedder::load(db);
+  for (Xapian::docid id : ids) {
+    if (!embedder->sum_of(db.get_document(id), sum) || !vectors::finish(sum, {})) continue;
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < n; ++j) c[i * n + j] += double(sum[i]) * sum[j];
+    }
+  }
+  model.pc = first_component(c, n);
+  db.set_metadata(std::string(vectors::kModelKey), vectors::encode(model));
+  embedder = vectors::Embedder::load(db);
 
   std::size_t given = 0, done = 0;
-  std::vector<Xapian::docid> ids;
-  for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) ids.push_back(*it);
   for (Xapian::docid id : ids) {
     Xapian::Document doc = db.get_document(id);
-    if (sum_of(doc, words, sum) && vectors::finish(sum, model.pc)) {
-      doc.add_value(schema::kVectorSlot, vectors::encode_unit(sum));
+    if (const std::string value = embedder->value_of(doc); !value.empty()) {
+      doc.add_value(schema::kVectorSlot, value);
       ++given;
     } else {
       doc.remove_value(schema::kVectorSlot);

@@ -53,7 +53,7 @@ class TrainingText {
 };
 
 // Word vectors learned by fastText (skipgram with subwords) from `text`, with
-// their SIF weights, each as stored (its int8 rounding applied).
+// their SIF weights.
 using WordVectors = std::unordered_map<std::string, vectors::WordVector>;
 WordVectors learn_word_vectors(const TrainingText& text, const VectorsOptions& options, float a);
 

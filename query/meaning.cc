@@ -175,19 +175,13 @@ SearchResults by_meaning(DatabasePool& pool, const SearchOptions& options,
         }
       }
       // The cosines' range over both lists; a lexical hit without a vector counts as the lowest.
+      for (const auto& n : nearest) cosine_of.emplace(n.id, n.cosine);
       float cos_low = 1, cos_high = -1;
-      for (const auto& n : nearest) cos_low = std::min(cos_low, n.cosine), cos_high = std::max(cos_high, n.cosine);
       for (const auto& [id, c] : cosine_of) cos_low = std::min(cos_low, c), cos_high = std::max(cos_high, c);
       const double w = options.hybrid_weight;
       for (auto& r : ranked) {
         auto c = cosine_of.find(r.id);
-        double cosine = cos_low;
-        if (c != cosine_of.end()) {
-          cosine = c->second;
-        } else if (auto n = std::find_if(nearest.begin(), nearest.end(), [&](const Near& x) { return x.id == r.id; });
-                   n != nearest.end()) {
-          cosine = n->cosine;
-        }
+        const double cosine = c != cosine_of.end() ? c->second : cos_low;
         r.lexical_part = w * r.lexical_part;
         r.vector_part = q.empty() ? 0 : (1 - w) * scaled(cosine, cos_low, cos_high);
         r.score = r.lexical_part + r.vector_part;
@@ -273,9 +267,7 @@ SearchResults similar_by_meaning(DatabasePool& pool, const std::vector<std::stri
     for (const auto& [id, docid] : docids(db, ids)) {
       s.leave_out.insert(docid);
       const std::string value = db.get_document(docid).get_value(schema::kVectorSlot);
-      for (std::size_t i = 0; i < sum.size() && i < value.size(); ++i) {
-        sum[i] += static_cast<std::int8_t>(value[i]) / 127.0f;
-      }
+      vectors::add_unit(value, sum);
       any = any || !value.empty();
     }
     if (any && vectors::finish(sum, {})) s.q = std::move(sum);
