@@ -1,6 +1,6 @@
 // Vectors of meaning (issue 46): what `abstracts vectors build` stores with the
 // index (indexer/vectors.h), the indexer adds to each new abstract and the query
-// layer reads (query/vectors.h).
+// layer reads (query/meaning.h).
 //
 // Word vectors are learned with fastText from the index's own abstracts (no
 // pretrained model can be had). An abstract's vector is SIF (Arora et al. 2017):

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <xapian.h>
@@ -114,9 +115,34 @@ std::vector<std::string> json_ids(const RunResult& r) {
   return ids;
 }
 
+// Waits for the child; its exit status, 128 + signal if killed.
+int wait_for(pid_t pid) {
+  int wstatus = 0;
+  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+}
+
 // `abstracts ARGS` started, stdout thrown away, stderr thrown away or readable
-// from `err` (then the caller closes it).
+// from `err`. Unless waited for, it is killed and reaped by its pid when it goes
+// out of scope, so a test that fails half-way leaves no process running.
 struct Child {
+  Child() = default;
+  Child(Child&& other) noexcept : pid(std::exchange(other.pid, 0)), err(std::exchange(other.err, -1)) {}
+  Child& operator=(Child&&) = delete;
+  ~Child() {
+    close_err();
+    if (pid > 0) {
+      ::kill(pid, SIGKILL);
+      wait();
+    }
+  }
+  void close_err() {
+    if (err >= 0) close(std::exchange(err, -1));
+  }
+  // Its exit status, 128 + signal if killed.
+  int wait() { return wait_for(std::exchange(pid, 0)); }
+
   pid_t pid = 0;
   int err = -1;
 };
@@ -161,13 +187,6 @@ bool read_until(int fd, const std::string& text, std::string& read_so_far) {
   return true;
 }
 
-// Waits for the child; its exit status, 128 + signal if killed.
-int wait_for(pid_t pid) {
-  int wstatus = 0;
-  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
-}
 
 // The progress line `vectors build` prints before it writes anything.
 constexpr const char* kStoring = "storing the abstracts' vectors";
@@ -259,8 +278,8 @@ Phases time_a_build(const std::vector<std::string>& args, const Env& env) {
   const bool storing = read_until(child.err, kStoring, err);
   const auto t1 = Clock::now();
   read_until(child.err, "\x01never", err);  // to its end
-  close(child.err);
-  const int status = wait_for(child.pid);
+  child.close_err();
+  const int status = child.wait();
   EXPECT_TRUE(storing) << err;
   EXPECT_EQ(status, 0) << err;
   return {t1 - t0, Clock::now() - t1};
@@ -325,8 +344,8 @@ TEST(Issue46VectorsCli, KilledBuildLeavesTheOldVectorsOrTheNewOnes) {
       std::this_thread::sleep_for(took.learning * p.fraction);
     }
     ::kill(child.pid, SIGKILL);
-    close(child.err);
-    wait_for(child.pid);
+    child.close_err();
+    child.wait();
 
     const std::string left = entries(index);
     {
@@ -407,6 +426,7 @@ TEST(Issue46VectorsCli, ReaderNeverFailsWhileTheVectorsAreRebuilt) {
       failure = e.what();
     }
   }
+  child.pid = 0;  // reaped by the loop's waitpid
   ASSERT_TRUE(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) << "the build failed";
   EXPECT_GT(searches, 0);
   EXPECT_EQ(failures, 0) << "of " << searches << " searches; the last: " << failure;
