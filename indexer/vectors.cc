@@ -51,8 +51,10 @@ void TrainingText::add_index(const Xapian::Database& db, const compression::Deco
   std::size_t i = 0;
   for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it, ++i) {
     if (i % step != 0) continue;
-    const Abstract a = schema::stored_abstract(db.get_document(*it), *it, stored);
-    add(a.title, a.text, analyzer);
+    bool title_in_text = false;  // a title made of the first sentence is no words of its own
+    const Abstract a =
+        schema::decode(stored.decompress(db.get_document(*it).get_value(schema::kStoredSlot), *it), &title_in_text);
+    add(title_in_text ? std::string() : a.title, a.text, analyzer);
   }
 }
 
@@ -66,7 +68,7 @@ void TrainingText::add_files(const std::vector<fs::path>& files, std::size_t lim
     while (auto record = reader->next()) {
       if (limit != 0 && added == limit) return;
       const Abstract a = make_abstract(*record, abs, reader->venue(), reader->year());
-      add(a.title, a.text, analyzer);
+      add(record->fields.title.empty() ? std::string() : a.title, a.text, analyzer);
       ++added;
     }
   }
@@ -94,8 +96,10 @@ WordVectors learn_word_vectors(const TrainingText& text, const VectorsOptions& o
   fasttext::FastText model;
   try {
     model.train(args);
-  } catch (const std::invalid_argument& e) {  // fastText's "Empty vocabulary..."
-    throw Error(std::string("fastText cannot learn from this text: ") + e.what(),
+  } catch (const std::invalid_argument&) {  // fastText's "Empty vocabulary", its only one here
+    throw Error("too little text to learn vectors from: no word comes twice in the " +
+                    std::to_string(text.abstracts()) + (text.abstracts() == 1 ? " abstract" : " abstracts") +
+                    " read",
                 "index more abstracts, or learn from a larger corpus (--train-on FILE)");
   }
   const auto dict = model.getDictionary();
@@ -174,12 +178,11 @@ std::size_t store_vectors(Xapian::WritableDatabase& db, const WordVectors& words
   std::size_t given = 0, done = 0;
   for (Xapian::docid id : ids) {
     Xapian::Document doc = db.get_document(id);
-    if (const std::string value = embedder->value_of(doc); !value.empty()) {
-      doc.add_value(schema::kVectorSlot, value);
-      ++given;
-    } else {
-      doc.remove_value(schema::kVectorSlot);
-    }
+    // An abstract none of whose words has a vector gets "": no value (Xapian
+    // removes it; remove_value() would throw where there is none).
+    const std::string value = embedder->value_of(doc);
+    doc.add_value(schema::kVectorSlot, value);
+    given += value.empty() ? 0 : 1;
     db.replace_document(id, doc);
     if (++done % commit_every == 0) {
       db.commit();

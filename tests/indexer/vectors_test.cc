@@ -479,5 +479,37 @@ TEST(Issue46Vectors, SortByDateIsForSearchesByWords) {
   }
 }
 
+// Vectors learned from a text that has few words: an abstract none of whose
+// words has a vector gets none (the others do), and a text with no word twice
+// is an Error with a hint, the vectors left as they were.
+TEST(Issue46Vectors, AbstractsOfNoKnownWordGetNoVector) {
+  TempDir tmp;
+  const fs::path dir = tmp / "index";
+  index_corpus(dir);
+  const fs::path few = tmp / "few.txt";
+  write_file(few, "NeurIPS 2026 Papers\nSparse attention for long contexts.\nSparse attention again.\n");
+  VectorsOptions o = quick();
+  o.train_on = {few};
+  const VectorsReport r = Writer::open(dir).build_vectors(o);
+  EXPECT_GT(r.abstracts, 0u);
+  EXPECT_LT(r.abstracts, 57u);
+  const StoredVectors learned = stored_vectors(dir);
+  std::size_t with_vector = 0;
+  for (const auto& [id, value] : learned.values) with_vector += value.empty() ? 0 : 1;
+  EXPECT_EQ(with_vector, r.abstracts);
+
+  const fs::path none_twice = tmp / "none-twice.txt";
+  write_file(none_twice, "NeurIPS 2026 Papers\nOne lonely abstract about graphs.\n");
+  o.train_on = {none_twice};
+  try {
+    Writer::open(dir).build_vectors(o);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_TRUE(contains(e.what(), "too little text")) << e.what();
+    EXPECT_FALSE(e.hint().empty());
+  }
+  EXPECT_EQ(stored_vectors(dir), learned);
+}
+
 }  // namespace
 }  // namespace abstracts::testing::vectors_test
