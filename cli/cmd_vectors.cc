@@ -51,14 +51,16 @@ void add_vectors_command(CLI::App& app, Context& ctx, int& status) {
                                   {"training_abstracts", r.training_abstracts},
                                   {"training_tokens", r.training_tokens},
                                   {"learn_seconds", r.learn_seconds},
-                                  {"store_seconds", r.store_seconds}}
+                                  {"store_seconds", r.store_seconds},
+                                  {"graph_seconds", r.graph_seconds}}
                        .dump()
                 << '\n';
     } else {
       std::cout << count_of(r.abstracts, "abstract") << " with vectors; " << count_of(r.words, "word")
                 << " learned from " << count_of(r.training_abstracts, "abstract") << " ("
                 << r.training_tokens << " words of text) in " << std::fixed << std::setprecision(1)
-                << r.learn_seconds << " s, stored in " << r.store_seconds << " s\n";
+                << r.learn_seconds << " s, stored in " << r.store_seconds << " s, linked to their nearest in "
+                << r.graph_seconds << " s\n";
     }
     status = 0;
   });

@@ -13,6 +13,7 @@
 #include "engine/cluster.h"
 #include "engine/compression.h"
 #include "engine/layout.h"
+#include "engine/neighbours.h"
 #include "engine/schema.h"
 #include "engine/sources.h"
 #include "engine/tiers.h"
@@ -210,6 +211,12 @@ struct Writer::Impl {
       Xapian::Database(layout::current_generation(dir).string(), Xapian::DB_BACKEND_GLASS)
           .compact(path.string(), Xapian::DBCOMPACT_NO_RENUMBER);
       db = Xapian::WritableDatabase(path.string(), Xapian::DB_OPEN | Xapian::DB_BACKEND_GLASS);
+      // The graph holds document numbers, which the copy keeps; its file is
+      // never changed, only replaced, so the two generations can share it.
+      // (Without it, the run's end builds it again.)
+      const fs::path graph = neighbours::graph_path(layout::current_generation(dir));
+      std::error_code ec;
+      if (fs::exists(graph, ec)) fs::create_hard_link(graph, neighbours::graph_path(path), ec);
     }
     ~NextGeneration() {
       std::error_code ec;
@@ -292,11 +299,15 @@ struct Writer::Impl {
       say("stored " + std::to_string(done) + " vectors");
     });
     next.compact(dir);
+    say("linking each abstract to its nearest neighbours");
+    const auto stored_at = std::chrono::steady_clock::now();
+    report.store_seconds = std::chrono::duration<double>(stored_at - learned).count();
+    neighbours::build_graph(next.path, next.db, model.dimensions, std::max(1u, std::thread::hardware_concurrency()));
+    report.graph_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - stored_at).count();
     // The tiers stay right: the abstracts and their terms are the ones they were built from.
     const fs::path tiers = tiers::side_path(layout::current_generation(dir));
     if (fs::exists(tiers)) fs::copy(tiers, tiers::side_path(next.path), fs::copy_options::recursive);
     publish(next);
-    report.store_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - learned).count();
     return report;
   }
 
@@ -668,6 +679,7 @@ struct Writer::Impl {
     drop_gone_files(options);
     commit();
     settle_tiers(options);
+    settle_graph(options);
     return failed;
   }
 
@@ -679,19 +691,49 @@ struct Writer::Impl {
   void settle_tiers(const IndexOptions& options) {
     if (shard.count != 0) return;  // a cluster's shard: remote shards weigh plain terms
     const fs::path generation = layout::current_generation(dir);
-    try {
+    settle(options, [&] {
       if (indexer::tiers_due(generation, db)) indexer::build_tiers(generation, db);
-    } catch (const std::exception& e) {
-      warn_tiers(generation, e.what(), options);
-    } catch (const Xapian::Error& e) {
-      warn_tiers(generation, e.get_description(), options);
-    }
+    }, [&] {
+      std::error_code ec;
+      fs::remove_all(tiers::building_path(generation), ec);
+      return "impact tiers not built: %; searches read every posting until the next run";
+    });
   }
-  static void warn_tiers(const fs::path& generation, const std::string& what, const IndexOptions& options) {
-    std::error_code ec;
-    fs::remove_all(tiers::building_path(generation), ec);
-    const Error warning("impact tiers not built: " + what + "; searches read every posting until the next run");
-    if (options.on_warning) options.on_warning(warning);
+
+  // Builds the nearest-neighbour graph (engine/neighbours.h) again once the
+  // abstracts added and deleted since come to a tenth of it; until then a
+  // search by meaning reads the vectors of those added one by one. A failure is
+  // a warning, as for the tiers.
+  void settle_graph(const IndexOptions& options) {
+    if (!embedder || shard.count != 0) return;
+    const fs::path generation = layout::current_generation(dir);
+    const std::uint32_t dimensions = embedder->model().dimensions;
+    settle(options, [&] {
+      if (neighbours::graph_due(generation, db, dimensions)) {
+        neighbours::build_graph(generation, db, dimensions, std::max(1u, std::thread::hardware_concurrency()));
+      }
+    }, [&] {
+      std::error_code ec;
+      fs::remove(neighbours::building_path(generation), ec);
+      return "nearest-neighbour graph not built: %; searches by meaning read more vectors until the next run";
+    });
+  }
+
+  // Runs `build`; if it fails, `cleanup()` and a warning: its message, % the failure.
+  static void settle(const IndexOptions& options, const std::function<void()>& build,
+                     const std::function<std::string()>& cleanup) {
+    std::string what;
+    try {
+      build();
+      return;
+    } catch (const std::exception& e) {
+      what = e.what();
+    } catch (const Xapian::Error& e) {
+      what = e.get_description();
+    }
+    std::string message = cleanup();
+    message.replace(message.find('%'), 1, what);
+    if (options.on_warning) options.on_warning(Error(message));
   }
 
   // Writer::update: each changed path's files indexed again (or forgotten) by
@@ -753,6 +795,7 @@ struct Writer::Impl {
     }
     drop_gone_files(options);  // a folder gone takes its files with it
     commit();
+    settle_graph(options);
     return failed;
   }
 

@@ -1,6 +1,12 @@
 #include "query/meaning.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <queue>
 #include <string>
 #include <unordered_map>
@@ -10,6 +16,8 @@
 
 #include "abstracts/error.h"
 #include "engine/analysis/analyzer.h"
+#include "engine/layout.h"
+#include "engine/neighbours.h"
 #include "engine/schema.h"
 #include "engine/vectors.h"
 #include "query/deadline.h"
@@ -23,34 +31,128 @@ struct Near {
   float cosine;
 };
 
-// Every abstract's cosine with `q`: the `depth` best (best first, ties by
-// document number), and those of `wanted` in `of_wanted`. `within`, if not
-// empty, are the only abstracts that count; `leave_out` never do. Returns the
-// abstracts that count with a vector.
-std::size_t scan(const Xapian::Database& db, const std::vector<float>& q, std::size_t depth,
-                 const std::unordered_set<Xapian::docid>& within, const std::unordered_set<Xapian::docid>& leave_out,
-                 const Deadline& deadline, std::vector<Near>& best, const std::unordered_set<Xapian::docid>& wanted,
-                 std::unordered_map<Xapian::docid, float>& of_wanted) {
-  auto worse = [](const Near& a, const Near& b) { return a.cosine > b.cosine || (a.cosine == b.cosine && a.id < b.id); };
-  std::priority_queue<Near, std::vector<Near>, decltype(worse)> heap(worse);  // the worst on top
-  std::size_t seen = 0;
-  for (auto v = db.valuestream_begin(schema::kVectorSlot); v != db.valuestream_end(schema::kVectorSlot); ++v) {
-    const Xapian::docid id = v.get_docid();
-    if ((!within.empty() && !within.contains(id)) || leave_out.contains(id)) continue;
-    if (++seen % 16384 == 0) deadline.check();
-    const float c = vectors::dot(*v, q);
-    if (wanted.contains(id)) of_wanted[id] = c;
-    if (depth == 0) continue;
-    if (heap.size() < depth) {
-      heap.push({id, c});
-    } else if (worse({id, c}, heap.top())) {
-      heap.pop();
-      heap.push({id, c});
+// The `depth` nearest of the abstracts offered, best first (ties by document number).
+class Nearest {
+ public:
+  explicit Nearest(std::size_t depth) : depth_(depth) {}
+  void offer(Xapian::docid id, float cosine) {
+    if (depth_ == 0) return;
+    if (heap_.size() < depth_) {
+      heap_.push({id, cosine});
+    } else if (worse({id, cosine}, heap_.top())) {
+      heap_.pop();
+      heap_.push({id, cosine});
     }
   }
-  best.resize(heap.size());
-  for (std::size_t i = heap.size(); i-- > 0; heap.pop()) best[i] = heap.top();
+  std::vector<Near> take() {
+    std::vector<Near> best(heap_.size());
+    for (std::size_t i = heap_.size(); i-- > 0; heap_.pop()) best[i] = heap_.top();
+    return best;
+  }
+
+ private:
+  static bool worse(const Near& a, const Near& b) { return a.cosine > b.cosine || (a.cosine == b.cosine && a.id < b.id); }
+  std::size_t depth_;
+  std::priority_queue<Near, std::vector<Near>, decltype(&worse)> heap_{&worse};  // the worst on top
+};
+
+// Where a search by meaning looks, and what it keeps.
+struct Seeking {
+  const std::vector<float>& q;
+  const std::unordered_set<Xapian::docid>& within;     // if not empty, the only abstracts that count
+  const std::unordered_set<Xapian::docid>& leave_out;  // never count
+  const std::unordered_set<Xapian::docid>& wanted;     // their cosines go in `of_wanted`
+  std::unordered_map<Xapian::docid, float>& of_wanted;
+  const Deadline& deadline;
+  std::size_t counted = 0;  // abstracts seen that count
+  // The cosine of abstract `id` (its vector `value`), kept as `wanted` says
+  // and offered to `nearest` if it counts.
+  void see(Xapian::docid id, std::string_view value, Nearest& nearest) {
+    const float c = vectors::dot(value, q);
+    if (wanted.contains(id)) of_wanted[id] = c;
+    if ((within.empty() || within.contains(id)) && !leave_out.contains(id)) {
+      ++counted;
+      nearest.offer(id, c);
+    }
+  }
+};
+
+// Every abstract's cosine from document `from` on, read one by one. Returns
+// how many it read.
+std::size_t scan(const Xapian::Database& db, Seeking& seeking, Xapian::docid from, Nearest& nearest) {
+  std::size_t seen = 0;
+  auto v = db.valuestream_begin(schema::kVectorSlot);
+  if (from > 1 && v != db.valuestream_end(schema::kVectorSlot)) v.skip_to(from);
+  for (; v != db.valuestream_end(schema::kVectorSlot); ++v) {
+    if (++seen % 16384 == 0) seeking.deadline.check();
+    seeking.see(v.get_docid(), *v, nearest);
+  }
   return seen;
+}
+
+// The graph of the index in `dir` as `db` is now (engine/neighbours.h), if it
+// has one fit to use. Kept per index and looked at again (one stat) on each
+// search, so a graph built or rebuilt since is used.
+std::shared_ptr<const neighbours::Graph> graph_of(const std::filesystem::path& dir, const Xapian::Database& db,
+                                                  std::uint32_t dimensions) {
+  struct Kept {
+    std::string file;
+    struct stat st {};
+    std::shared_ptr<const neighbours::Graph> graph;  // none: unfit
+  };
+  static std::mutex mutex;
+  static std::map<std::string, Kept> kept;
+  const std::string file = neighbours::graph_path(layout::current_generation(dir)).string();
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) return nullptr;
+  std::lock_guard lock(mutex);
+  Kept& k = kept[dir.string()];
+  if (k.file != file || k.st.st_ino != st.st_ino || k.st.st_size != st.st_size ||
+      k.st.st_mtim.tv_sec != st.st_mtim.tv_sec || k.st.st_mtim.tv_nsec != st.st_mtim.tv_nsec ||
+      (k.graph && k.graph->stamp().dimensions != dimensions)) {
+    k = Kept{file, st, neighbours::Graph::open(file, db, dimensions)};
+  }
+  return k.graph;
+}
+
+// The `depth` abstracts nearest `seeking.q`, best first, and the cosines of
+// those wanted. With a graph, the abstracts it finds and those added after it
+// was built; else (or within a few abstracts, or with many deleted since it
+// was built) every abstract. Returns how many abstracts count with a vector.
+std::size_t nearest_of(const Xapian::Database& db, const neighbours::Graph* graph, Seeking& seeking,
+                       std::size_t depth, std::vector<Near>& best) {
+  Nearest nearest(depth);
+  const std::uint64_t with_vectors = db.get_value_freq(schema::kVectorSlot);
+  if (graph != nullptr && seeking.within.empty()) {
+    const neighbours::Stamp& stamp = graph->stamp();
+    const std::size_t added = scan(db, seeking, stamp.last + 1, nearest);
+    const std::uint64_t kept = with_vectors - std::min<std::uint64_t>(with_vectors, added);
+    const std::uint64_t deleted = stamp.size - std::min(stamp.size, kept);
+    if (deleted <= stamp.size / 4) {
+      // Enough candidates that those left out, and the share deleted, still leave `depth`.
+      const std::size_t wanted_near = (depth + seeking.leave_out.size()) * stamp.size / (stamp.size - deleted) + 1;
+      std::vector<Xapian::docid> read = graph->nearest(seeking.q, wanted_near);
+      for (auto id : seeking.wanted) {
+        if (id <= stamp.last) read.push_back(id);
+      }
+      std::sort(read.begin(), read.end());
+      read.erase(std::unique(read.begin(), read.end()), read.end());
+      auto v = db.valuestream_begin(schema::kVectorSlot);
+      for (auto id : read) {
+        if (v == db.valuestream_end(schema::kVectorSlot)) break;
+        v.skip_to(id);
+        if (v != db.valuestream_end(schema::kVectorSlot) && v.get_docid() == id) seeking.see(id, *v, nearest);
+      }
+      best = nearest.take();
+      return with_vectors - std::min(with_vectors, static_cast<std::uint64_t>(seeking.leave_out.size()));
+    }
+    nearest = Nearest(depth);  // too many deleted: every vector
+    seeking.of_wanted.clear();
+    seeking.counted = 0;
+  }
+  scan(db, seeking, 1, nearest);
+  best = nearest.take();
+  return seeking.counted;
 }
 
 // The document numbers of abstracts by id (those the index has).
@@ -135,8 +237,9 @@ SearchResults by_meaning(DatabasePool& pool, const SearchOptions& options,
     std::unordered_map<Xapian::docid, float> cosine_of;
     std::size_t with_vectors = 0;
     if (!q.empty()) {
-      with_vectors = scan(db, q, hybrid ? kHybridDepth : wanted_hits, within, sought.leave_out, deadline, nearest,
-                          wanted, cosine_of);
+      const auto graph = pool.is_cluster() ? nullptr : graph_of(pool.dir(), db, embedder->model().dimensions);
+      Seeking seeking{q, within, sought.leave_out, wanted, cosine_of, deadline};
+      with_vectors = nearest_of(db, graph.get(), seeking, hybrid ? kHybridDepth : wanted_hits, nearest);
     }
 
     // The hits in order: a document number (0 for a lexical hit no longer in

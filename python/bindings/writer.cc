@@ -159,6 +159,7 @@ class PyWriter {
     out["training_tokens"] = r.training_tokens;
     out["learn_seconds"] = r.learn_seconds;
     out["store_seconds"] = r.store_seconds;
+    out["graph_seconds"] = r.graph_seconds;
     return out;
   }
 
@@ -300,7 +301,7 @@ void bind_writer(py::module_& m) {
            "Learns word vectors (fastText) from the index's abstracts (or the files train_on) and "
            "gives every abstract a vector of meaning, for search(mode=\"semantic\" or \"hybrid\"); "
            "published whole, like a commit. Returns a dict: abstracts, words, training_abstracts, "
-           "training_tokens, learn_seconds, store_seconds. Raises Error if the index is empty.")
+           "training_tokens, learn_seconds, store_seconds, graph_seconds. Raises Error if the index is empty.")
       .def("__len__", &PyWriter::count,
            "The abstracts in the index, changes not yet committed included.")
       .def("close", &PyWriter::close,

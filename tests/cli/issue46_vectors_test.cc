@@ -28,6 +28,8 @@
 #include "abstracts/error.h"
 #include "abstracts/index.h"
 #include "abstracts/writer.h"
+#include "engine/layout.h"
+#include "engine/neighbours.h"
 #include "engine/schema.h"
 #include "engine/vectors.h"
 #include "tests/support/corpus.h"
@@ -221,6 +223,7 @@ TEST(Issue46VectorsCli, BuildThenSearchByMeaningAndItsErrors) {
   EXPECT_EQ(report.at("abstracts").get<std::size_t>(), 57u);
   EXPECT_GT(report.at("words").get<std::size_t>(), 0u);
   EXPECT_EQ(report.at("training_abstracts").get<std::size_t>(), 57u);
+  EXPECT_GE(report.at("graph_seconds").get<double>(), 0.0);
 
   r = abstracts({"search", "--semantic", "--json", query});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -361,7 +364,11 @@ TEST(Issue46VectorsCli, KilledBuildLeavesTheOldVectorsOrTheNewOnes) {
       // A search by meaning works exactly when the vectors are there.
       SearchOptions by_meaning;
       by_meaning.mode = SearchMode::kSemantic;
+      // The graph comes with the vectors, whole and fit for them.
+      const fs::path graph = neighbours::graph_path(layout::current_generation(index));
+      EXPECT_EQ(fs::exists(graph), new_state);
       if (new_state) {
+        EXPECT_TRUE(neighbours::Graph::open(graph, Xapian::Database(index.string()), 100));
         EXPECT_EQ(Index::open(index).search("sparse attention", by_meaning).hits.size(), 10u);
       } else {
         EXPECT_THROW(Index::open(index).search("sparse attention", by_meaning), Error);

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@
 #include "abstracts/error.h"
 #include "abstracts/index.h"
 #include "abstracts/writer.h"
+#include "engine/layout.h"
+#include "engine/neighbours.h"
 #include "engine/schema.h"
 #include "engine/vectors.h"
 #include "tests/support/corpus.h"
@@ -509,6 +512,164 @@ TEST(Issue46Vectors, AbstractsOfNoKnownWordGetNoVector) {
     EXPECT_FALSE(e.hint().empty());
   }
   EXPECT_EQ(stored_vectors(dir), learned);
+}
+
+// The nearest-neighbour graph (engine/neighbours.h). `graph_of` is the
+// graph file of the index in `dir`.
+fs::path graph_of(const fs::path& dir) { return neighbours::graph_path(layout::current_generation(dir)); }
+
+// Every corpus abstract's text searched by meaning (top 10), and each abstract's
+// similar ones by meaning: to compare the graph's answers with reading every vector.
+std::vector<std::vector<std::pair<std::string, double>>> searches_by_meaning(const fs::path& dir) {
+  const Index index = Index::open(dir);
+  std::vector<std::vector<std::pair<std::string, double>>> out;
+  for (const auto& file : corpus_files()) {
+    for (const auto& line : abstracts_of(file)) {
+      out.push_back(ranked(index.search(line.raw, in_mode(SearchMode::kSemantic))));
+      try {
+        out.push_back(ranked(index.similar({line.id()}, in_mode(SearchMode::kSemantic))));
+      } catch (const Error&) {
+        out.push_back({});  // not in the index (removed)
+      }
+    }
+  }
+  return out;
+}
+
+// The same searches with the graph moved away (every vector read), then put back.
+std::vector<std::vector<std::pair<std::string, double>>> searches_reading_every_vector(const fs::path& dir) {
+  const fs::path graph = graph_of(dir), away = graph.string() + ".away";
+  fs::rename(graph, away);
+  auto out = searches_by_meaning(dir);
+  fs::rename(away, graph);
+  return out;
+}
+
+TEST(Issue46Vectors, GraphFindsTheNearestThatReadingEveryVectorFinds) {
+  TempDir tmp;
+  const fs::path dir = tmp / "index";
+  index_corpus(dir);
+  const VectorsReport report = Writer::open(dir).build_vectors(quick());
+  EXPECT_GE(report.graph_seconds, 0.0);
+  const fs::path graph = graph_of(dir);
+  ASSERT_TRUE(fs::exists(graph)) << "vectors build made no graph";
+  Xapian::Database db(dir.string());
+  const auto stamp = neighbours::read_stamp(graph);
+  ASSERT_TRUE(stamp.has_value());
+  EXPECT_EQ(stamp->size, 57u);
+  EXPECT_EQ(stamp->dimensions, 100u);
+  EXPECT_EQ(stamp->last, db.get_lastdocid());
+  const auto opened = neighbours::Graph::open(graph, db, 100);
+  ASSERT_TRUE(opened) << "the graph vectors build made is not fit for its index";
+  EXPECT_FALSE(neighbours::Graph::open(graph, db, 16)) << "a graph of 100 dimensions opened for 16";
+  for (auto d = db.postlist_begin(""); d != db.postlist_end(""); ++d) {
+    const std::string value = db.get_document(*d).get_value(schema::kVectorSlot);
+    std::vector<float> q(value.size());
+    for (std::size_t i = 0; i < value.size(); ++i) q[i] = static_cast<std::int8_t>(value[i]) / 127.0f;
+    const auto near = opened->nearest(q, 3);
+    ASSERT_GE(near.size(), 3u);
+    EXPECT_NE(std::find(near.begin(), near.begin() + 3, *d), near.begin() + 3) << "abstract " << *d << " not near itself";
+  }
+
+  const auto by_graph = searches_by_meaning(dir);
+  ASSERT_EQ(by_graph.size(), 2 * 57u);
+  EXPECT_EQ(by_graph, searches_reading_every_vector(dir));
+}
+
+TEST(Issue46Vectors, GraphLeavesOutAbstractsDeletedAndFindsThoseAddedAfterIt) {
+  TempDir tmp;
+  const fs::path dir = tmp / "index";
+  const auto files = corpus_files();
+  auto writer = Writer::open(dir);
+  ASSERT_EQ(writer.index({files[0], files[1]}), 0u);
+  writer.build_vectors(quick());
+  const auto built = neighbours::read_stamp(graph_of(dir));
+  ASSERT_TRUE(built.has_value());
+  ASSERT_EQ(writer.index({files[2]}), 0u);
+  EXPECT_EQ(writer.remove_file(files[0]), abstracts_of(files[0]).size());
+  writer.commit();
+  const auto now = neighbours::read_stamp(graph_of(dir));
+  ASSERT_TRUE(now.has_value());
+  EXPECT_EQ(now->last, built->last) << "the graph was built again for a few abstracts";
+  EXPECT_LT(now->last, Xapian::Database(dir.string()).get_lastdocid());
+
+  const auto by_graph = searches_by_meaning(dir);
+  EXPECT_EQ(by_graph, searches_reading_every_vector(dir));
+  std::set<std::string> removed;
+  for (const auto& line : abstracts_of(files[0])) removed.insert(line.id());
+  for (const auto& hits : by_graph) {
+    for (const auto& [id, score] : hits) EXPECT_FALSE(removed.contains(id)) << id << " was removed";
+  }
+  const Index index = Index::open(dir);
+  for (const auto& line : abstracts_of(files[2])) {
+    const auto hits = hit_ids(index.search(line.raw, in_mode(SearchMode::kSemantic, 3)));
+    EXPECT_NE(std::find(hits.begin(), hits.end(), line.id()), hits.end())
+        << line.id() << ", added after the graph, is not among the 3 nearest its own text";
+  }
+}
+
+TEST(Issue46Vectors, GraphIsBuiltAgainOnceAbstractsAddedComeToATenthOfIt) {
+  TempDir tmp;
+  const fs::path dir = tmp / "index";
+  index_corpus(dir);
+  auto writer = Writer::open(dir);
+  writer.build_vectors(quick());
+  // 1,100 new abstracts, each its own: corpus text and a made-up name.
+  const char* syllables[] = {"ka", "lo", "mi", "nu", "pe", "ra", "si", "to", "vu", "ze"};
+  std::vector<CorpusLine> lines;
+  for (const auto& f : corpus_files()) {
+    for (auto& l : abstracts_of(f)) lines.push_back(l);
+  }
+  std::string text = "NeurIPS 2026 Papers\n";
+  for (int i = 0; i < 1100; ++i) {
+    std::string name;
+    for (int n = i + 1000; n > 0; n /= 10) name += syllables[n % 10];
+    text += "We introduce " + name + ". " + lines[i % lines.size()].raw + "\n\n";
+  }
+  write_file(tmp / "more.txt", text);
+  ASSERT_EQ(writer.index({tmp / "more.txt"}), 0u);
+  const auto stamp = neighbours::read_stamp(graph_of(dir));
+  ASSERT_TRUE(stamp.has_value());
+  Xapian::Database db(dir.string());
+  EXPECT_EQ(db.get_doccount(), 57u + 1100u);
+  EXPECT_EQ(stamp->last, db.get_lastdocid()) << "the graph was not built again";
+  EXPECT_EQ(stamp->size, 57u + 1100u);
+  EXPECT_TRUE(neighbours::Graph::open(graph_of(dir), db, 100));
+}
+
+TEST(Issue46Vectors, DamagedGraphIsLeftUnusedAndSearchesReadEveryVector) {
+  TempDir tmp;
+  const fs::path dir = tmp / "index";
+  index_corpus(dir);
+  Writer::open(dir).build_vectors(quick());
+  const fs::path graph = graph_of(dir);
+  const std::string whole = read_file(graph);
+  const auto reading = searches_reading_every_vector(dir);
+  // hnswlib's file opens with a head of 96 bytes, then the first abstract's
+  // count of links and its links.
+  std::vector<std::pair<std::string, std::string>> damaged;
+  damaged.emplace_back("cut short by a byte", whole.substr(0, whole.size() - 1));
+  damaged.emplace_back("cut in half", whole.substr(0, whole.size() / 2));
+  damaged.emplace_back("empty", "");
+  std::string link = whole;
+  link.replace(96 + 4, 4, std::string(4, '\xff'));
+  damaged.emplace_back("a link out of range", link);
+  std::string count = whole;
+  count.replace(16, 8, std::string(8, '\x7f'));
+  damaged.emplace_back("a count of abstracts out of range", count);
+  std::string zeros(whole.size(), '\0');
+  damaged.emplace_back("zeros", zeros);
+  std::string vector = whole;
+  vector[96 + 4 + 32 * 4] ^= 0x55;  // the first abstract's vector, after its 32 links
+  damaged.emplace_back("a vector changed", vector);
+  Xapian::Database db(dir.string());
+  for (const auto& [what, bytes] : damaged) {
+    SCOPED_TRACE(what);
+    write_file(tmp / "damaged", bytes);
+    fs::rename(tmp / "damaged", graph);  // a new file, as the Writer's
+    EXPECT_FALSE(neighbours::Graph::open(graph, db, 100)) << "opened";
+    EXPECT_EQ(searches_by_meaning(dir), reading);
+  }
 }
 
 }  // namespace

@@ -130,6 +130,7 @@ struct VectorsReport {
   std::size_t training_tokens = 0;
   double learn_seconds = 0;   // fastText's training
   double store_seconds = 0;   // the abstracts' vectors, and the copy of the index they go into
+  double graph_seconds = 0;   // linking each abstract to its nearest, the graph searches by meaning go through
 };
 
 // The one writer of an index. Holds the index's write lock from open() until
