@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+#include <queue>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -107,7 +108,7 @@ std::unique_ptr<Mapping> map_file(const fs::path& file) {
   struct stat st {};
   auto m = std::make_unique<Mapping>();
   if (::fstat(fd, &st) == 0 && st.st_size > 0) {
-    void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
     if (p != MAP_FAILED) {
       m->bytes = static_cast<const char*>(p);
       m->size = static_cast<std::size_t>(st.st_size);
@@ -148,108 +149,127 @@ std::uint64_t vectors_from(const Xapian::Database& db, Xapian::docid from, std::
 
 }  // namespace
 
+// hnswlib's graph as its file holds it, searched in place. hnswlib's own
+// search (HierarchicalNSW::searchKnn) follows links unchecked, so it would
+// need every link of the file checked before the first search: at a million
+// abstracts, a pass over 250 MB on each start of the command line. Here each
+// link is checked as it is followed, and a damaged one is not followed.
 struct Graph::Impl {
-  explicit Impl(std::size_t dimensions) : space(dimensions), hnsw(&space) {
-    // hnswlib's constructor for loading leaves these unset; its destructor frees them.
-    hnsw.data_level0_memory_ = nullptr;
-    hnsw.linkLists_ = nullptr;
-    hnsw.visited_list_pool_ = nullptr;
-    hnsw.cur_element_count = 0;
-  }
-  ~Impl() {
-    // The memory is the mapping's: hnswlib frees only what it allocated.
-    hnsw.data_level0_memory_ = nullptr;
-    hnsw.cur_element_count = 0;
-  }
   std::unique_ptr<Mapping> mapping;
   Stamp stamp;
-  Int8Space space;
-  hnswlib::HierarchicalNSW<float> hnsw;  // over the mapping, built by load()
+  Head head{};
+  std::size_t dimensions = 0;
+  const char* level0 = nullptr;  // count x size_per_element: links, vector, label
+  std::size_t links_bytes = 0;   // of an upper layer's list
+  // The abstracts on the upper layers (by number): where their lists start, and how many.
+  std::vector<std::pair<hnswlib::tableint, std::pair<const char*, std::uint32_t>>> upper;
 
-  // Points `hnsw` at the mapped file, checking every link first: hnswlib
-  // follows them unchecked. False if the file is not a whole graph.
+  // The file's parts, checked for size and bounds (not each link). False if
+  // it is not a whole graph of `t.dimensions`.
   bool load(const Trailer& t) {
     const char* at = mapping->bytes;
     const char* const end = mapping->bytes + t.hnsw_bytes;
-    Head h{};
+    Head& h = head;
     if (!read_head(at, end, h)) return false;
-    const std::size_t dims = t.dimensions;
+    dimensions = t.dimensions;
     const std::size_t links0 = h.max_m0 * sizeof(hnswlib::tableint) + sizeof(hnswlib::linklistsizeint);
-    const std::size_t links = h.max_m * sizeof(hnswlib::tableint) + sizeof(hnswlib::linklistsizeint);
-    if (h.offset_level0 != 0 || h.count != t.size || h.count == 0 || h.max_m0 == 0 || h.max_m0 > 4096 ||
-        h.max_m == 0 || h.max_m > h.max_m0 || h.offset_data != links0 || h.label_offset != links0 + dims ||
-        h.size_per_element != links0 + dims + sizeof(hnswlib::labeltype) || h.max_level < 0 || h.max_level > 64 ||
-        h.entry >= h.count || static_cast<std::size_t>(end - at) / h.size_per_element < h.count) {
+    links_bytes = h.max_m * sizeof(hnswlib::tableint) + sizeof(hnswlib::linklistsizeint);
+    if (h.offset_level0 != 0 || h.count != t.size || h.count == 0 || h.count > 0xfffffffeu || h.max_m0 == 0 ||
+        h.max_m0 > 4096 || h.max_m == 0 || h.max_m > h.max_m0 || h.offset_data != links0 ||
+        h.label_offset != links0 + dimensions || h.size_per_element != links0 + dimensions + sizeof(hnswlib::labeltype) ||
+        h.max_level < 0 || h.max_level > 64 || h.entry >= h.count ||
+        static_cast<std::size_t>(end - at) / h.size_per_element < h.count) {
       return false;
     }
-    const char* level0 = at;
+    level0 = at;
     at += h.count * h.size_per_element;
-    // Each abstract's upper layers, and its level.
-    std::vector<const char*> upper(h.count, nullptr);
-    std::vector<std::uint8_t> level(h.count, 0);
     for (std::size_t i = 0; i < h.count; ++i) {
       std::uint32_t bytes = 0;
-      if (!take(at, end, bytes) || bytes % links != 0 || bytes / links > static_cast<std::size_t>(h.max_level) ||
+      if (!take(at, end, bytes) || bytes % links_bytes != 0 || bytes / links_bytes > static_cast<std::size_t>(h.max_level) ||
           static_cast<std::size_t>(end - at) < bytes) {
         return false;
       }
-      if (bytes != 0) upper[i] = at;
-      level[i] = static_cast<std::uint8_t>(bytes / links);
+      if (bytes != 0) upper.push_back({static_cast<hnswlib::tableint>(i), {at, bytes / links_bytes}});
       at += bytes;
     }
-    if (at != end || level[h.entry] != h.max_level) return false;
-    // A link at a layer goes to an abstract that is on it.
-    auto list_ok = [&](const char* list, std::size_t most, int layer) {
-      hnswlib::linklistsizeint n;
-      std::memcpy(&n, list, sizeof n);
-      if ((n & 0xffff) > most) return false;
-      for (std::size_t j = 0; j < (n & 0xffff); ++j) {
-        hnswlib::tableint to;
-        std::memcpy(&to, list + sizeof n + j * sizeof to, sizeof to);
-        if (to >= h.count || level[to] < layer) return false;
-      }
-      return true;
-    };
-    for (std::size_t i = 0; i < h.count; ++i) {
-      const char* element = level0 + i * h.size_per_element;
-      hnswlib::labeltype label;
-      std::memcpy(&label, element + h.label_offset, sizeof label);
-      if (label == 0 || label > t.last || !list_ok(element, h.max_m0, 0)) return false;
-      for (int layer = 1; layer <= level[i]; ++layer) {
-        if (!list_ok(upper[i] + (layer - 1) * links, h.max_m, layer)) return false;
+    return at == end && level_of(h.entry) == static_cast<std::uint32_t>(h.max_level);
+  }
+
+  std::uint32_t level_of(hnswlib::tableint i) const {
+    auto u = std::lower_bound(upper.begin(), upper.end(), i, [](const auto& e, hnswlib::tableint x) { return e.first < x; });
+    return u != upper.end() && u->first == i ? u->second.second : 0;
+  }
+  // f(link) for each link of abstract `i` on `layer` that is in range and to
+  // an abstract on the layer (none if `i` is not on it).
+  template <class F>
+  void for_each_link(hnswlib::tableint i, std::uint32_t layer, F&& f) const {
+    const char* list = nullptr;
+    std::size_t most = head.max_m0;
+    if (layer == 0) {
+      list = level0 + i * head.size_per_element;
+    } else {
+      auto u = std::lower_bound(upper.begin(), upper.end(), i, [](const auto& e, hnswlib::tableint x) { return e.first < x; });
+      if (u == upper.end() || u->first != i || u->second.second < layer) return;
+      list = u->second.first + (layer - 1) * links_bytes;
+      most = head.max_m;
+    }
+    hnswlib::linklistsizeint n;
+    std::memcpy(&n, list, sizeof n);
+    n = std::min<hnswlib::linklistsizeint>(n & 0xffff, static_cast<hnswlib::linklistsizeint>(most));
+    for (std::size_t j = 0; j < n; ++j) {
+      hnswlib::tableint to;
+      std::memcpy(&to, list + sizeof n + j * sizeof to, sizeof to);
+      if (to < head.count && (layer == 0 || level_of(to) >= layer)) f(to);
+    }
+  }
+  const char* vector_of(hnswlib::tableint i) const { return level0 + i * head.size_per_element + head.offset_data; }
+  Xapian::docid label_of(hnswlib::tableint i) const {
+    hnswlib::labeltype label;
+    std::memcpy(&label, level0 + i * head.size_per_element + head.label_offset, sizeof label);
+    return label <= stamp.last ? static_cast<Xapian::docid>(label) : 0;  // 0: damaged
+  }
+  float distance(const std::string& q, hnswlib::tableint i) const {
+    return int8_distance(q.data(), vector_of(i), &dimensions);
+  }
+
+  // hnswlib's search: down the upper layers greedily, then the `ef` nearest
+  // found on the bottom one, nearest first.
+  std::vector<hnswlib::tableint> search(const std::string& q, std::size_t ef) const {
+    hnswlib::tableint at = head.entry;
+    float d = distance(q, at);
+    for (auto layer = static_cast<std::uint32_t>(head.max_level); layer > 0; --layer) {
+      for (bool moved = true; moved;) {
+        moved = false;
+        for_each_link(at, layer, [&](hnswlib::tableint to) {
+          if (const float dt = distance(q, to); dt < d) d = dt, at = to, moved = true;
+        });
       }
     }
-
-    auto& g = hnsw;
-    g.max_elements_ = g.cur_element_count = h.count;
-    g.size_data_per_element_ = h.size_per_element;
-    g.size_links_per_element_ = links;
-    g.size_links_level0_ = links0;
-    g.num_deleted_ = 0;
-    g.M_ = h.m;
-    g.maxM_ = h.max_m;
-    g.maxM0_ = h.max_m0;
-    g.ef_construction_ = h.ef_construction;
-    g.mult_ = h.mult;
-    g.revSize_ = 1.0 / h.mult;
-    g.maxlevel_ = h.max_level;
-    g.enterpoint_node_ = h.entry;
-    g.offsetData_ = h.offset_data;
-    g.offsetLevel0_ = 0;
-    g.label_offset_ = h.label_offset;
-    g.data_size_ = space.get_data_size();
-    g.fstdistfunc_ = space.get_dist_func();
-    g.dist_func_param_ = space.get_dist_func_param();
-    g.ef_ = kSearchDepth;
-    g.metric_hops = 0;
-    g.metric_distance_computations = 0;
-    g.visited_list_pool_ = new hnswlib::VisitedListPool(1, h.count);
-    // hnswlib frees this array (not what it points to) when it goes.
-    g.linkLists_ = static_cast<char**>(std::malloc(sizeof(char*) * h.count));
-    if (g.linkLists_ == nullptr) throw std::bad_alloc();
-    for (std::size_t i = 0; i < h.count; ++i) g.linkLists_[i] = const_cast<char*>(upper[i]);
-    g.data_level0_memory_ = const_cast<char*>(level0);
-    return true;
+    using Scored = std::pair<float, hnswlib::tableint>;
+    std::priority_queue<Scored, std::vector<Scored>, std::greater<>> next;  // nearest on top
+    std::priority_queue<Scored> best;                                       // farthest on top
+    std::vector<bool> seen(head.count);
+    seen[at] = true;
+    next.push({d, at});
+    best.push({d, at});
+    while (!next.empty()) {
+      const auto [dn, n] = next.top();
+      if (dn > best.top().first && best.size() >= ef) break;
+      next.pop();
+      for_each_link(n, 0, [&](hnswlib::tableint to) {
+        if (seen[to]) return;
+        seen[to] = true;
+        const float dt = distance(q, to);
+        if (best.size() < ef || dt < best.top().first) {
+          next.push({dt, to});
+          best.push({dt, to});
+          if (best.size() > ef) best.pop();
+        }
+      });
+    }
+    std::vector<hnswlib::tableint> out(best.size());
+    for (std::size_t i = best.size(); i-- > 0; best.pop()) out[i] = best.top().second;
+    return out;
   }
 };
 
@@ -263,31 +283,30 @@ std::shared_ptr<const Graph> Graph::open(const fs::path& file, const Xapian::Dat
   if (!mapping) return nullptr;
   const auto t = trailer_of(*mapping);
   if (!t || t->dimensions != dimensions || dimensions == 0) return nullptr;
-  auto impl = std::make_unique<Impl>(dimensions);
+  auto impl = std::make_unique<Impl>();
   impl->mapping = std::move(mapping);
   impl->stamp = {t->dimensions, static_cast<Xapian::docid>(t->last), t->size};
   if (!impl->load(*t)) return nullptr;
   // The graph must hold the vectors the database has: compare a sample.
-  const auto& g = impl->hnsw;
-  const std::size_t step = std::max<std::size_t>(1, g.cur_element_count / 16);
-  for (std::size_t i = 0; i < g.cur_element_count; i += step) {
-    const Xapian::docid id = static_cast<Xapian::docid>(g.getExternalLabel(static_cast<hnswlib::tableint>(i)));
+  const std::size_t count = impl->head.count, step = std::max<std::size_t>(1, count / 16);
+  for (std::size_t i = 0; i < count; i += step) {
+    const Xapian::docid id = impl->label_of(static_cast<hnswlib::tableint>(i));
+    if (id == 0) return nullptr;
     auto v = db.valuestream_begin(schema::kVectorSlot);
     if (v == db.valuestream_end(schema::kVectorSlot)) return nullptr;
     v.skip_to(id);
     if (v == db.valuestream_end(schema::kVectorSlot) || v.get_docid() != id) continue;  // deleted since
-    const char* data = g.getDataByInternalId(static_cast<hnswlib::tableint>(i));
-    if (*v != std::string_view(data, dimensions)) return nullptr;
+    if (*v != std::string_view(impl->vector_of(static_cast<hnswlib::tableint>(i)), dimensions)) return nullptr;
   }
   return std::shared_ptr<const Graph>(new Graph(std::move(impl)));
 }
 
 std::vector<Xapian::docid> Graph::nearest(const std::vector<float>& q, std::size_t k) const {
   if (k == 0 || q.size() != impl_->stamp.dimensions) return {};
-  const std::string query = vectors::encode_unit(q);
-  auto found = impl_->hnsw.searchKnn(query.data(), std::max(k, kSearchDepth));
-  std::vector<Xapian::docid> out(found.size());
-  for (std::size_t i = found.size(); i-- > 0; found.pop()) out[i] = static_cast<Xapian::docid>(found.top().second);
+  std::vector<Xapian::docid> out;
+  for (auto i : impl_->search(vectors::encode_unit(q), std::max(k, kSearchDepth))) {
+    if (const Xapian::docid id = impl_->label_of(i); id != 0) out.push_back(id);
+  }
   return out;
 }
 
