@@ -36,6 +36,7 @@ using analysis::thread_analyzer;
 struct Index::Impl {
   Impl(fs::path dir, query::ShardPolicy policy) : pool(std::move(dir), std::move(policy)) {}
   query::DatabasePool pool;
+  query::GraphCache graphs;  // for searches by meaning
 };
 
 Index::Index(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -56,7 +57,7 @@ SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOp
     return similar(ids, chosen);
   }
   if (options.mode != SearchMode::kLexical) {
-    return query::similar_by_meaning(impl_->pool, ids, options,
+    return query::similar_by_meaning(impl_->pool, impl_->graphs, ids, options,
                                      [&](const SearchOptions& words) { return similar(ids, words); });
   }
   return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
@@ -108,7 +109,7 @@ Xapian::Query identifier_filter(const std::vector<Xapian::Query>& identified) {
 
 SearchResults Index::search(std::string_view text, const SearchOptions& options) const {
   if (options.mode != SearchMode::kLexical && options.mode != SearchMode::kAuto) {
-    return query::search_by_meaning(impl_->pool, text, options,
+    return query::search_by_meaning(impl_->pool, impl_->graphs, text, options,
                                      [&](const SearchOptions& words) { return search(text, words); });
   }
   const auto& analyzer = thread_analyzer();

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <queue>
@@ -90,31 +89,6 @@ std::size_t scan(const Xapian::Database& db, Seeking& seeking, Xapian::docid fro
   return seen;
 }
 
-// The graph of the index in `dir` as `db` is now (engine/neighbours.h), if it
-// has one fit to use. Kept per index and looked at again (one stat) on each
-// search, so a graph built or rebuilt since is used.
-std::shared_ptr<const neighbours::Graph> graph_of(const std::filesystem::path& dir, const Xapian::Database& db,
-                                                  std::uint32_t dimensions) {
-  struct Kept {
-    std::string file;
-    struct stat st {};
-    std::shared_ptr<const neighbours::Graph> graph;  // none: unfit
-  };
-  static std::mutex mutex;
-  static std::map<std::string, Kept> kept;
-  const std::string file = neighbours::graph_path(layout::current_generation(dir)).string();
-  struct stat st {};
-  if (::stat(file.c_str(), &st) != 0) return nullptr;
-  std::lock_guard lock(mutex);
-  Kept& k = kept[dir.string()];
-  if (k.file != file || k.st.st_ino != st.st_ino || k.st.st_size != st.st_size ||
-      k.st.st_mtim.tv_sec != st.st_mtim.tv_sec || k.st.st_mtim.tv_nsec != st.st_mtim.tv_nsec ||
-      (k.graph && k.graph->stamp().dimensions != dimensions)) {
-    k = Kept{file, st, neighbours::Graph::open(file, db, dimensions)};
-  }
-  return k.graph;
-}
-
 // The `depth` abstracts nearest `seeking.q`, best first, and the cosines of
 // those wanted. With a graph, the abstracts it finds and those added after it
 // was built; else (or within a few abstracts, or with many deleted since it
@@ -178,7 +152,7 @@ struct Sought {
 };
 
 // The search by meaning `seek` says, mixed with `lexical`'s for kHybrid.
-SearchResults by_meaning(DatabasePool& pool, const SearchOptions& options,
+SearchResults by_meaning(DatabasePool& pool, GraphCache& graphs, const SearchOptions& options,
                          const std::function<SearchResults(const SearchOptions&)>& lexical,
                          const std::function<Sought(Xapian::Database&, vectors::Embedder&)>& seek) {
   if (pool.local_shards() < pool.shards().size()) {
@@ -237,7 +211,7 @@ SearchResults by_meaning(DatabasePool& pool, const SearchOptions& options,
     std::unordered_map<Xapian::docid, float> cosine_of;
     std::size_t with_vectors = 0;
     if (!q.empty()) {
-      const auto graph = pool.is_cluster() ? nullptr : graph_of(pool.dir(), db, embedder->model().dimensions);
+      const auto graph = pool.is_cluster() ? nullptr : graphs.of(pool.dir(), db, embedder->model().dimensions);
       Seeking seeking{q, within, sought.leave_out, wanted, cosine_of, deadline};
       with_vectors = nearest_of(db, graph.get(), seeking, hybrid ? kHybridDepth : wanted_hits, nearest);
     }
@@ -336,6 +310,24 @@ SearchResults by_meaning(DatabasePool& pool, const SearchOptions& options,
 
 }  // namespace
 
+std::shared_ptr<const neighbours::Graph> GraphCache::of(const std::filesystem::path& dir,
+                                                        const Xapian::Database& db, std::uint32_t dimensions) {
+  const std::string file = neighbours::graph_path(layout::current_generation(dir)).string();
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) return nullptr;
+  const std::int64_t mtime_ns = st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+  std::lock_guard lock(mutex_);
+  if (file != file_ || st.st_ino != inode_ || static_cast<std::uint64_t>(st.st_size) != size_ ||
+      mtime_ns != mtime_ns_ || (graph_ && graph_->stamp().dimensions != dimensions)) {
+    file_ = file;
+    inode_ = st.st_ino;
+    size_ = static_cast<std::uint64_t>(st.st_size);
+    mtime_ns_ = mtime_ns;
+    graph_ = neighbours::Graph::open(file, db, dimensions);
+  }
+  return graph_;
+}
+
 bool has_vectors(DatabasePool& pool) {
   if (pool.local_shards() < pool.shards().size()) return false;
   return pool.with_db([](Xapian::Database& db, const compression::Decompressor&) {
@@ -343,13 +335,14 @@ bool has_vectors(DatabasePool& pool) {
   });
 }
 
-SearchResults search_by_meaning(DatabasePool& pool, std::string_view text, const SearchOptions& options,
+SearchResults search_by_meaning(DatabasePool& pool, GraphCache& graphs, std::string_view text,
+                                const SearchOptions& options,
                                 const std::function<SearchResults(const SearchOptions&)>& lexical) {
   if (options.sort != SortOrder::kRelevance) {
     throw Error("a search by meaning is ranked by meaning, not sorted by date",
                 "sort by relevance, or search by words alone");
   }
-  return by_meaning(pool, options, lexical, [&](Xapian::Database&, vectors::Embedder& embedder) {
+  return by_meaning(pool, graphs, options, lexical, [&](Xapian::Database&, vectors::Embedder& embedder) {
     Sought s;
     s.terms = analysis::thread_analyzer().terms(text);
     s.q = embedder.of_terms(s.terms);
@@ -360,10 +353,10 @@ SearchResults search_by_meaning(DatabasePool& pool, std::string_view text, const
   });
 }
 
-SearchResults similar_by_meaning(DatabasePool& pool, const std::vector<std::string>& ids,
+SearchResults similar_by_meaning(DatabasePool& pool, GraphCache& graphs, const std::vector<std::string>& ids,
                                  const SearchOptions& options,
                                  const std::function<SearchResults(const SearchOptions&)>& lexical) {
-  return by_meaning(pool, options, lexical, [&](Xapian::Database& db, vectors::Embedder& embedder) {
+  return by_meaning(pool, graphs, options, lexical, [&](Xapian::Database& db, vectors::Embedder& embedder) {
     Sought s;
     std::vector<float> sum(embedder.model().dimensions, 0.0f);
     bool any = false;
