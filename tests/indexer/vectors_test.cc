@@ -97,6 +97,13 @@ std::vector<std::pair<std::string, double>> ranked(const SearchResults& results)
   return out;
 }
 
+// Whether `line`'s abstract is among the 3 nearest its own text by meaning.
+::testing::AssertionResult near_its_own_text(const Index& index, const CorpusLine& line) {
+  const auto hits = hit_ids(index.search(line.raw, in_mode(SearchMode::kSemantic, 3)));
+  if (std::find(hits.begin(), hits.end(), line.id()) != hits.end()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << line.id() << " is not among the 3 nearest its own text";
+}
+
 // Every file and its bytes below `dir`.
 std::map<std::string, std::string> snapshot(const fs::path& dir) {
   std::map<std::string, std::string> out;
@@ -229,12 +236,7 @@ TEST(Issue46Vectors, AbstractsIndexedLaterGetVectorsWithoutRetraining) {
     EXPECT_NEAR(length_of(now.values.at(line.id())), 1.0, 0.03);
   }
 
-  // An abstract's own text is nearest its own vector.
-  const CorpusLine& asked = later[later.size() / 2];
-  const auto hits =
-      hit_ids(Index::open(index).search(asked.raw, in_mode(SearchMode::kSemantic, 3)));
-  EXPECT_NE(std::find(hits.begin(), hits.end(), asked.id()), hits.end())
-      << asked.id() << " is not among the 3 nearest its own text";
+  EXPECT_TRUE(near_its_own_text(Index::open(index), later[later.size() / 2]));
 }
 
 TEST(Issue46Vectors, BuildingAgainReplacesEveryVector) {
@@ -601,11 +603,7 @@ TEST(Issue46Vectors, GraphLeavesOutAbstractsDeletedAndFindsThoseAddedAfterIt) {
     for (const auto& [id, score] : hits) EXPECT_FALSE(removed.contains(id)) << id << " was removed";
   }
   const Index index = Index::open(dir);
-  for (const auto& line : abstracts_of(files[2])) {
-    const auto hits = hit_ids(index.search(line.raw, in_mode(SearchMode::kSemantic, 3)));
-    EXPECT_NE(std::find(hits.begin(), hits.end(), line.id()), hits.end())
-        << line.id() << ", added after the graph, is not among the 3 nearest its own text";
-  }
+  for (const auto& line : abstracts_of(files[2])) EXPECT_TRUE(near_its_own_text(index, line)) << "added after the graph";
 }
 
 TEST(Issue46Vectors, GraphIsBuiltAgainOnceAbstractsAddedComeToATenthOfIt) {
