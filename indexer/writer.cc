@@ -302,7 +302,12 @@ struct Writer::Impl {
     say("linking each abstract to its nearest neighbours");
     const auto stored_at = std::chrono::steady_clock::now();
     report.store_seconds = std::chrono::duration<double>(stored_at - learned).count();
-    neighbours::build_graph(next.path, next.db, model.dimensions, std::max(1u, std::thread::hardware_concurrency()));
+    try {
+      neighbours::build_graph(next.path, next.db, model.dimensions, std::max(1u, std::thread::hardware_concurrency()));
+    } catch (const std::exception& e) {  // a full disk; Xapian's errors go to xapian_try
+      throw Error(std::string("cannot build the nearest-neighbour graph: ") + e.what(),
+                  "the index is as it was: build again once the cause is fixed");
+    }
     report.graph_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - stored_at).count();
     // The tiers stay right: the abstracts and their terms are the ones they were built from.
     const fs::path tiers = tiers::side_path(layout::current_generation(dir));

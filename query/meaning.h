@@ -1,5 +1,7 @@
 // Search by meaning (SearchMode::kSemantic and kHybrid): the query's words made
-// a vector (engine/vectors.h) and compared with every abstract's.
+// a vector (engine/vectors.h), and the abstracts nearest it found through the
+// index's nearest-neighbour graph (engine/neighbours.h), or else by reading
+// every abstract's vector.
 #ifndef ABSTRACTS_QUERY_MEANING_H_
 #define ABSTRACTS_QUERY_MEANING_H_
 
