@@ -18,7 +18,7 @@
 
 // hnswlib's prefetches (USE_SSE) read the word after a list of links, past the
 // end of an upper layer's list while building: harmless, but AddressSanitizer
-// stops the tests on it. Search with the prefetches wherever it can.
+// stops the tests on it. Build with them everywhere else.
 #if defined(__SANITIZE_ADDRESS__)
 #define NO_MANUAL_VECTORIZATION
 #endif
@@ -33,8 +33,8 @@ namespace abstracts::neighbours {
 namespace {
 
 // hnswlib's links per abstract (twice as many on the bottom layer) and the
-// breadth of its search while building: recall of the exact 100 nearest at
-// 115k abstracts is in docs/performance.md.
+// breadth of its search while building: the recall they give, at 115k and 1M
+// abstracts, is in docs/performance.md.
 constexpr std::size_t kLinks = 16;
 constexpr std::size_t kBuildDepth = 100;
 
