@@ -68,7 +68,11 @@ struct Trailer {
   std::uint64_t size = 0;
   std::uint64_t hnsw_bytes = 0;  // the file before the trailer
 };
-bool valid(const Trailer& t) { return std::memcmp(t.magic, Trailer{}.magic, sizeof t.magic) == 0 && t.version == 1; }
+// Whether `t`, read from the end of a file of `file_bytes`, is our trailer of that file.
+bool valid(const Trailer& t, std::uint64_t file_bytes) {
+  return std::memcmp(t.magic, Trailer{}.magic, sizeof t.magic) == 0 && t.version == 1 &&
+         t.hnsw_bytes == file_bytes - sizeof t;
+}
 
 // The head of hnswlib 0.6's file, field by field as saveIndex writes it.
 struct Head {
@@ -123,7 +127,7 @@ std::optional<Trailer> trailer_of(const Mapping& m) {
   Trailer t;
   if (m.size < sizeof t) return std::nullopt;
   std::memcpy(&t, m.bytes + m.size - sizeof t, sizeof t);
-  if (!valid(t) || t.hnsw_bytes != m.size - sizeof t) return std::nullopt;
+  if (!valid(t, m.size)) return std::nullopt;
   return t;
 }
 
@@ -195,10 +199,12 @@ struct Graph::Impl {
     return at == end && level_of(h.entry) == static_cast<std::uint32_t>(h.max_level);
   }
 
-  std::uint32_t level_of(hnswlib::tableint i) const {
+  // Abstract `i`'s upper layers: where their lists start, and how many (none: 0).
+  std::pair<const char*, std::uint32_t> upper_of(hnswlib::tableint i) const {
     auto u = std::lower_bound(upper.begin(), upper.end(), i, [](const auto& e, hnswlib::tableint x) { return e.first < x; });
-    return u != upper.end() && u->first == i ? u->second.second : 0;
+    return u != upper.end() && u->first == i ? u->second : std::pair<const char*, std::uint32_t>{nullptr, 0};
   }
+  std::uint32_t level_of(hnswlib::tableint i) const { return upper_of(i).second; }
   // f(link) for each link of abstract `i` on `layer` that is in range and to
   // an abstract on the layer (none if `i` is not on it).
   template <class F>
@@ -208,9 +214,9 @@ struct Graph::Impl {
     if (layer == 0) {
       list = level0 + i * head.size_per_element;
     } else {
-      auto u = std::lower_bound(upper.begin(), upper.end(), i, [](const auto& e, hnswlib::tableint x) { return e.first < x; });
-      if (u == upper.end() || u->first != i || u->second.second < layer) return;
-      list = u->second.first + (layer - 1) * links_bytes;
+      const auto [lists, levels] = upper_of(i);
+      if (levels < layer) return;
+      list = lists + (layer - 1) * links_bytes;
       most = head.max_m;
     }
     hnswlib::linklistsizeint n;
@@ -318,7 +324,7 @@ std::optional<Stamp> read_stamp(const fs::path& file) {
   const bool read = ::fstat(fd, &st) == 0 && static_cast<std::size_t>(st.st_size) >= sizeof t &&
                     ::pread(fd, &t, sizeof t, st.st_size - static_cast<off_t>(sizeof t)) == sizeof t;
   ::close(fd);
-  if (!read || !valid(t) || t.hnsw_bytes != st.st_size - sizeof t) return std::nullopt;
+  if (!read || !valid(t, static_cast<std::uint64_t>(st.st_size))) return std::nullopt;
   return Stamp{t.dimensions, static_cast<Xapian::docid>(t.last), t.size};
 }
 
