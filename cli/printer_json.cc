@@ -132,6 +132,8 @@ class JsonPrinter : public Printer {
     j["terms"] = s.terms;
     j["size_bytes"] = s.size_bytes;
     j["average_length"] = s.average_length;
+    j["vectors"] = s.vectors;
+    j["graph"] = s.graph;
     emit(j);
   }
 

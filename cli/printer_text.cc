@@ -175,6 +175,10 @@ class TextPrinter : public Printer {
          << "files      " << s.files << '\n'
          << "terms      " << s.terms << '\n'
          << "size       " << human_size(s.size_bytes) << '\n';
+    if (s.vectors > 0) {
+      out_ << "vectors    " << s.vectors << (s.graph > 0 ? "  (graph of " + std::to_string(s.graph) + ")" : "")
+           << '\n';
+    }
   }
 
  private:

@@ -13,6 +13,7 @@
 #include "engine/layout.h"
 #include "engine/schema.h"
 #include "engine/sources.h"
+#include "engine/vectors.h"
 #include "query/acronym_table.h"
 #include "query/database_pool.h"
 #include "query/deadline.h"
@@ -272,6 +273,12 @@ IndexStats Index::stats() const {
     }
     for (auto t = db.allterms_begin(); t != db.allterms_end(); ++t) {
       if (schema::is_word_term(*t)) ++s.terms;
+    }
+    s.vectors = db.get_value_freq(schema::kVectorSlot);
+    vectors::Model model;
+    if (s.vectors > 0 && !impl_->pool.is_cluster() &&
+        vectors::decode(db.get_metadata(std::string(vectors::kModelKey)), model)) {
+      if (const auto graph = impl_->graphs.of(impl_->pool.dir(), db, model.dimensions)) s.graph = graph->stamp().size;
     }
     // The files of the index, or of a cluster's local shards (a remote shard's
     // are on its machine), that readers open: not a killed bulk build's leftovers.

@@ -135,6 +135,9 @@ void bind_index(py::module_& m) {
       .def_readonly("terms", &IndexStats::terms)
       .def_readonly("size_bytes", &IndexStats::size_bytes)
       .def_readonly("average_length", &IndexStats::average_length)
+      .def_readonly("vectors", &IndexStats::vectors, "Abstracts with a vector, for search by meaning.")
+      .def_readonly("graph", &IndexStats::graph,
+                    "Abstracts in the nearest-neighbour graph searches by meaning go through (0: none).")
       .def("__repr__", [](const IndexStats& s) {
         return "<abstracts.Stats " + std::to_string(s.abstracts) + " abstracts, " +
                std::to_string(s.files) + " files>";

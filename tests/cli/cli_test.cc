@@ -801,6 +801,7 @@ TEST_F(CliTest, StatsCountsTheCorpus) {
   EXPECT_EQ(stats.at("files"), corpus_file_count());
   EXPECT_GT(stats.at("terms").get<std::size_t>(), 1000u);
   EXPECT_GT(stats.at("size_bytes").get<std::size_t>(), 0u);
+  EXPECT_EQ(stats.at("vectors"), 0u);  // none built: no `vectors` line in the text either
   EXPECT_TRUE(fs::equivalent(stats.at("path").get<std::string>(), index_));
 
   auto text = abstracts({"stats"});
@@ -810,6 +811,7 @@ TEST_F(CliTest, StatsCountsTheCorpus) {
   };
   EXPECT_TRUE(has_line("abstracts", std::to_string(corpus().size()))) << text.out;
   EXPECT_TRUE(has_line("files", std::to_string(corpus_file_count()))) << text.out;
+  EXPECT_FALSE(contains(text.out, "vectors")) << text.out;
 }
 
 // ---------------------------------------------------------------------------

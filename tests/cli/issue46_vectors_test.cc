@@ -224,6 +224,8 @@ TEST(Issue46VectorsCli, BuildThenSearchByMeaningAndItsErrors) {
   EXPECT_GT(report.at("words").get<std::size_t>(), 0u);
   EXPECT_EQ(report.at("training_abstracts").get<std::size_t>(), 57u);
   EXPECT_GE(report.at("graph_seconds").get<double>(), 0.0);
+  r = abstracts({"stats"});
+  EXPECT_TRUE(contains(r.out, "\nvectors    57  (graph of 57)\n")) << r.out;
 
   r = abstracts({"search", "--semantic", "--json", query});
   ASSERT_EQ(r.status, 0) << r.err;

@@ -316,6 +316,61 @@ TEST(Issue46Vectors, HybridScoresAreTheirTwoPartsAndDoNotDependOnTheLimit) {
   }
 }
 
+// `abstracts stats` says whether searches by meaning have vectors, and a graph.
+TEST(Issue46Vectors, StatsCountTheVectorsAndTheGraph) {
+  TempDir dir;
+  const fs::path index = dir / "index";
+  index_corpus(index);
+  EXPECT_EQ(Index::open(index).stats().vectors, 0u);
+  EXPECT_EQ(Index::open(index).stats().graph, 0u);
+  Writer::open(index).build_vectors(quick());
+  EXPECT_EQ(Index::open(index).stats().vectors, 57u);
+  EXPECT_EQ(Index::open(index).stats().graph, 57u);
+  fs::remove(neighbours::graph_path(layout::current_generation(index)));
+  EXPECT_EQ(Index::open(index).stats().vectors, 57u);
+  EXPECT_EQ(Index::open(index).stats().graph, 0u);
+}
+
+// Each hit a hybrid search shows that the search by words found has the
+// snippet that search gave it (its words highlighted, an acronym's long form
+// too), and none is made when none is asked for.
+TEST(Issue46Vectors, HybridHitsFoundByWordsHaveTheSnippetsTheSearchByWordsGave) {
+  TempDir dir;
+  const fs::path index = dir / "index";
+  index_corpus(index);
+  Writer::open(index).build_vectors(quick());
+  auto reader = Index::open(index);
+  auto snippet_of = [](const Hit& h) {
+    std::string out = h.snippet.text;
+    for (const auto& l : h.snippet.highlights) out += " " + std::to_string(l.begin) + "-" + std::to_string(l.end);
+    return out;
+  };
+  std::size_t compared = 0;
+  for (const std::string query : {"language models", "LLMs", "how do language models reason over long documents"}) {
+    SCOPED_TRACE(query);
+    SearchOptions words;  // acronyms expanded: "LLMs" highlights "large language models" too
+    words.limit = 57;
+    std::map<std::string, std::string> by_words;
+    for (const auto& h : reader.search(query, words).hits) by_words[h.abstract.id] = snippet_of(h);
+    ASSERT_FALSE(by_words.empty());
+    SearchOptions hybrid = words;
+    hybrid.mode = SearchMode::kHybrid;
+    hybrid.limit = 20;
+    const SearchResults mixed = reader.search(query, hybrid);
+    ASSERT_FALSE(mixed.hits.empty());
+    for (const auto& h : mixed.hits) {
+      EXPECT_FALSE(h.snippet.text.empty()) << h.abstract.id;
+      if (auto w = by_words.find(h.abstract.id); w != by_words.end()) {
+        EXPECT_EQ(snippet_of(h), w->second) << h.abstract.id;
+        ++compared;
+      }
+    }
+    hybrid.snippets = false;
+    for (const auto& h : reader.search(query, hybrid).hits) EXPECT_TRUE(h.snippet.text.empty()) << h.abstract.id;
+  }
+  EXPECT_GT(compared, 20u);
+}
+
 // A hybrid search of `query` on the index in `dir`, for each of `limits`, with
 // explanations: fails unless each ranking is sorted by score and has the same
 // first 5 hits (ids and scores).

@@ -134,6 +134,7 @@ def test_stats(index: abstracts.Index, corpus_index: Path) -> None:
     stats = index.stats()
     assert stats.abstracts == 57 and stats.files == 3 and stats.terms > 1000
     assert stats.size_bytes > 0 and stats.average_length > 50 and stats.path == str(corpus_index)
+    assert stats.vectors == 0 and stats.graph == 0  # none built
     assert index.path == str(corpus_index) and "57 abstracts" in repr(stats)
 
 

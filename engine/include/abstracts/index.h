@@ -25,6 +25,9 @@ struct IndexStats {
   std::uint64_t terms = 0;       // distinct searchable terms
   std::uint64_t size_bytes = 0;  // on disk, what readers open (for a cluster, its local shards only)
   double average_length = 0;     // terms per abstract
+  std::uint64_t vectors = 0;     // abstracts with a vector, for search by meaning (Writer::build_vectors)
+  std::uint64_t graph = 0;       // abstracts in the nearest-neighbour graph searches by meaning go
+                                 // through (0: none fit to use, so they read every vector)
 };
 
 // What Index::facet_counts counts abstracts by.
