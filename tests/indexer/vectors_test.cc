@@ -84,6 +84,13 @@ double length_of(const std::string& value) {
 // An index of the bundled corpus in `dir`.
 void index_corpus(const fs::path& dir) { ASSERT_EQ(Writer::open(dir).index(corpus_files()), 0u); }
 
+// The bundled corpus indexed in `dir`, with vectors built (quick()), opened.
+Index corpus_with_vectors(const fs::path& dir) {
+  index_corpus(dir);
+  Writer::open(dir).build_vectors(quick());
+  return Index::open(dir);
+}
+
 SearchOptions in_mode(SearchMode mode, std::size_t limit = 10) {
   SearchOptions o = literal(limit);
   o.mode = mode;
@@ -268,10 +275,7 @@ TEST(Issue46Vectors, BuildingAgainReplacesEveryVector) {
 // ranking is the same whatever the limit.
 TEST(Issue46Vectors, HybridScoresAreTheirTwoPartsAndDoNotDependOnTheLimit) {
   TempDir dir;
-  const fs::path index = dir / "index";
-  index_corpus(index);
-  Writer::open(index).build_vectors(quick());
-  auto reader = Index::open(index);
+  auto reader = corpus_with_vectors(dir / "index");
   for (const std::string query :
        {"language models", "how do language models reason over long documents"}) {
     SCOPED_TRACE(query);
@@ -336,10 +340,7 @@ TEST(Issue46Vectors, StatsCountTheVectorsAndTheGraph) {
 // too), and none is made when none is asked for.
 TEST(Issue46Vectors, HybridHitsFoundByWordsHaveTheSnippetsTheSearchByWordsGave) {
   TempDir dir;
-  const fs::path index = dir / "index";
-  index_corpus(index);
-  Writer::open(index).build_vectors(quick());
-  auto reader = Index::open(index);
+  auto reader = corpus_with_vectors(dir / "index");
   auto snippet_of = [](const Hit& h) {
     std::string out = h.snippet.text;
     for (const auto& l : h.snippet.highlights) out += " " + std::to_string(l.begin) + "-" + std::to_string(l.end);
