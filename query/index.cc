@@ -275,10 +275,11 @@ IndexStats Index::stats() const {
       if (schema::is_word_term(*t)) ++s.terms;
     }
     s.vectors = db.get_value_freq(schema::kVectorSlot);
-    vectors::Model model;
-    if (s.vectors > 0 && !impl_->pool.is_cluster() &&
-        vectors::decode(db.get_metadata(std::string(vectors::kModelKey)), model)) {
-      if (const auto graph = impl_->graphs.of(impl_->pool.dir(), db, model.dimensions)) s.graph = graph->stamp().size;
+    const auto embedder = s.vectors > 0 && !impl_->pool.is_cluster() ? vectors::Embedder::load(db) : std::nullopt;
+    if (embedder) {
+      if (const auto graph = impl_->graphs.of(impl_->pool.dir(), db, embedder->model().dimensions)) {
+        s.graph = graph->stamp().size;
+      }
     }
     // The files of the index, or of a cluster's local shards (a remote shard's
     // are on its machine), that readers open: not a killed bulk build's leftovers.
