@@ -51,8 +51,8 @@ void require_version(const Xapian::Database& db, const std::filesystem::path& di
 }
 
 Abstract stored_abstract(const Xapian::Document& doc, Xapian::docid docid,
-                         const compression::Decompressor& stored) {
-  return decode(stored.decompress(doc.get_value(kStoredSlot), docid));
+                         const compression::Decompressor& stored, bool* title_in_text) {
+  return decode(stored.decompress(doc.get_value(kStoredSlot), docid), title_in_text);
 }
 
 std::string normalise_identifier(std::string_view scheme, std::string_view id) {

@@ -209,8 +209,9 @@ Abstract decode(std::string_view data, bool* title_in_text = nullptr);
 // The abstract `doc`, document `docid` of its database, stores, read with the
 // database's decompressor. Throws CorruptIndex when it cannot be read. (On a
 // database of several, Xapian 1.4's Document::get_docid() is the document's
-// number in its own part, not `docid`.)
-Abstract stored_abstract(const Xapian::Document& doc, Xapian::docid docid, const compression::Decompressor& stored);
+// number in its own part, not `docid`.) `title_in_text` as decode()'s.
+Abstract stored_abstract(const Xapian::Document& doc, Xapian::docid docid, const compression::Decompressor& stored,
+                         bool* title_in_text = nullptr);
 
 // The state of an indexed file, kept in metadata to skip unchanged files.
 struct FileState {

@@ -1,8 +1,6 @@
 #include "indexer/document.h"
 
 #include <algorithm>
-#include <bit>
-#include <cstring>
 #include <cctype>
 #include <cstdint>
 #include <filesystem>
@@ -11,35 +9,14 @@
 #include <vector>
 
 #include "engine/analysis/acronyms.h"
-#include "engine/analysis/stop_words.h"
 #include "engine/author_terms.h"
+#include "engine/body_words.h"
 #include "engine/cluster.h"
 #include "engine/positions.h"
 #include "engine/schema.h"
 
 namespace abstracts::indexer {
 namespace {
-
-// Positions of the text start this far after a separate title, so a phrase
-// never spans the two.
-constexpr Xapian::termpos kTitleGap = 100;
-
-// A title word counts this many extra times in its body term's wdf, which BM25
-// ranks like a field of its own (BM25F with one length): 2 measured best on
-// SciFact train, Cranfield and CACM (docs/relevance.md), and costs queries nothing.
-constexpr Xapian::termcount kTitleExtraWdf = 2;
-
-// The first 8 bytes of `s`, big-endian and padded with zeros: in the same order
-// as the strings themselves, where they differ.
-std::uint64_t leading_bytes(std::string_view s) {
-  std::uint64_t v = 0;
-  if (s.size() >= 8) {
-    std::memcpy(&v, s.data(), 8);
-    return std::endian::native == std::endian::little ? __builtin_bswap64(v) : v;
-  }
-  for (std::size_t i = 0; i < s.size(); ++i) v |= std::uint64_t{static_cast<unsigned char>(s[i])} << (56 - 8 * i);
-  return v;
-}
 
 // Bounds of what a stored record holds (beyond them a value is cut, at a
 // character's boundary, with "…").
@@ -145,42 +122,13 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
   {
     // The words' terms are views into the analyzer, until this block ends
     // (end_document()); the acronyms below analyse again.
-    std::vector<analysis::IndexWord> title_words, text_words;
-    text_words.reserve(a.text.size() / 6 + 1);  // about one word per 6-7 bytes of English
     struct EndDocument {
       const analysis::Analyzer& analyzer;
       ~EndDocument() { analyzer.end_document(); }
     } end_document{analyzer};
-    analyzer.index_words(a.title, title_words);
-    analyzer.index_words(a.text, text_words);
-    struct Occurrence {
-      std::string_view term;
-      Xapian::termpos position;  // kNoPosition: counts in the wdf, has no position
-      Xapian::termcount wdf;
-      std::uint64_t head = leading_bytes(term);  // orders most pairs without a memcmp
-      bool operator<(const Occurrence& o) const {
-        if (head != o.head) return head < o.head;
-        if (const int c = term.compare(o.term); c != 0) return c < 0;
-        return position < o.position;
-      }
-    };
-    constexpr Xapian::termpos kNoPosition = 0;  // positions start at 1
-    std::vector<Occurrence> body;
+    std::vector<body_words::Occurrence> body;
     std::vector<std::string_view> title;
-    body.reserve(title_words.size() + text_words.size());
-    Xapian::termpos offset = 0;
-    for (const auto& t : title_words) {
-      if (!title_in_text) offset = t.position + kTitleGap;
-      if (analysis::is_stop_word(t.term)) continue;
-      title.push_back(t.term);
-      // The body term: once for the word (unless the text, which then starts with
-      // the title, counts it) and kTitleExtraWdf times more for being in the title.
-      body.push_back({t.term, title_in_text ? kNoPosition : t.position, (title_in_text ? 0 : 1) + kTitleExtraWdf});
-    }
-    for (const auto& t : text_words) {
-      if (analysis::is_stop_word(t.term)) continue;
-      body.push_back({t.term, offset + t.position, 1});
-    }
+    body_words::read(analyzer, a.title, a.text, title_in_text, body, title);
     std::sort(title.begin(), title.end());
     for (std::size_t i = 0, j; i < title.size(); i = j) {
       for (j = i + 1; j < title.size() && title[j] == title[i];) ++j;
@@ -194,7 +142,7 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
       const std::string term(body[i].term);
       for (j = i; j < body.size() && body[j].term == body[i].term; ++j) {
         wdf += body[j].wdf;
-        if (body[j].position == kNoPosition) continue;
+        if (body[j].position == body_words::kNoPosition) continue;
         postings.emplace_back(body[i].term, body[j].position);  // one string per word (positions::encode)
         if (xapian_positions) doc.add_posting(term, body[j].position, 0);  // wdf counted below
       }

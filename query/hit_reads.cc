@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <unordered_map>
 
+#include "engine/analysis/analyzer.h"
+#include "engine/body_words.h"
 #include "engine/schema.h"
 
 namespace abstracts::query {
@@ -20,6 +22,26 @@ const HitReads::Terms& HitReads::terms(Xapian::docid id) {
   Terms read;  // kept only once whole (a read that throws keeps nothing)
   for (auto t = db_.termlist_begin(id); t != db_.termlist_end(id); ++t) read.emplace_back(*t, t.get_wdf());
   return terms_.emplace(id, std::move(read)).first->second;
+}
+
+const HitReads::Words& HitReads::words(Xapian::docid id) {
+  if (auto it = words_.find(id); it != words_.end()) return it->second;
+  Words read;
+  if (remote_ && stored_ != nullptr) {
+    bool title_in_text = false;
+    const Abstract a = schema::stored_abstract(document(id), id, *stored_, &title_in_text);
+    read.id_term = schema::id_term(a.id);
+    read.words = body_words::counts(analysis::thread_analyzer(), a.title, a.text, title_in_text);
+  } else {
+    for (const auto& [term, wdf] : terms(id)) {
+      if (schema::is_word_term(term)) {
+        read.words.emplace_back(term, wdf);
+      } else if (term.starts_with(schema::kIdPrefix)) {
+        read.id_term = term;
+      }
+    }
+  }
+  return words_.emplace(id, std::move(read)).first->second;
 }
 
 const Xapian::Document& HitReads::document(Xapian::docid id) {

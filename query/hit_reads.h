@@ -9,6 +9,10 @@
 
 #include <xapian.h>
 
+namespace abstracts::compression {
+class Decompressor;
+}
+
 namespace abstracts::query {
 
 // Each abstract's term list (terms and wdf, in term order) and positions value,
@@ -19,12 +23,27 @@ namespace abstracts::query {
 // change meanwhile (one search). Not thread-safe: one per search.
 class HitReads {
  public:
-  // `remote`: `db` has remote shards (see which()).
-  explicit HitReads(const Xapian::Database& db, bool remote = false) : db_(db), remote_(remote) {}
+  // `remote`: `db` has remote shards (see which() and words()). `stored`, if
+  // given, reads its stored abstracts, and must outlive this object.
+  explicit HitReads(const Xapian::Database& db, bool remote = false,
+                    const compression::Decompressor* stored = nullptr)
+      : db_(db), remote_(remote), stored_(stored) {}
 
   using Terms = std::vector<std::pair<std::string, Xapian::termcount>>;  // in term order
   // `id`'s term list; the reference stays valid for the object's life.
   const Terms& terms(Xapian::docid id);
+
+  // `id`'s id term and its word terms (schema::is_word_term) with their wdf, in
+  // term order. From its term list; or, with remote shards and `stored` given,
+  // counted again from its stored abstract (engine/body_words.h) in the document
+  // read for proximity: a remote shard sends a term list a message per term
+  // (about 0.8 ms a list over loopback). The reference stays valid for the
+  // object's life.
+  struct Words {
+    std::string id_term;
+    Terms words;
+  };
+  const Words& words(Xapian::docid id);
   // `id`'s positions value (the schema's kPositionsSlot; "" if none), likewise.
   const std::string& positions(Xapian::docid id);
 
@@ -48,7 +67,9 @@ class HitReads {
  private:
   const Xapian::Database& db_;
   bool remote_;
+  const compression::Decompressor* stored_;
   std::unordered_map<Xapian::docid, Terms> terms_;
+  std::unordered_map<Xapian::docid, Words> words_;
   std::unordered_map<Xapian::docid, std::string> positions_;
   std::unordered_map<Xapian::docid, Xapian::Document> documents_;
 };

@@ -148,7 +148,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       }
       deadline.check();
       query::PositionChecks* decider = checks.empty() ? nullptr : &checks;
-      r.reads = std::make_unique<query::HitReads>(db, remote);
+      r.reads = std::make_unique<query::HitReads>(db, remote, &stored);
       r.query = query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback, &deadline, remote,
                             r.reads.get());
       if (!options.within_ids.empty()) {
