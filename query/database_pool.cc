@@ -229,4 +229,17 @@ void DatabasePool::Lease::catch_up(bool whole) {
   }
 }
 
+std::unique_ptr<DatabasePool::Twin> DatabasePool::twin(const Xapian::Database& db) {
+  if (cluster_) return nullptr;
+  try {
+    auto twin = std::make_unique<Twin>(*this);
+    twin->lease_.catch_up(false);
+    // A new generation (a bulk build) numbers its revisions afresh.
+    if (twin->db().get_revision() != db.get_revision() || twin->db().get_uuid() != db.get_uuid()) return nullptr;
+    return twin;
+  } catch (const Xapian::Error&) {
+    return nullptr;  // the call goes on with its own handle alone
+  }
+}
+
 }  // namespace abstracts::query

@@ -136,6 +136,14 @@ class DatabasePool {
   // How long a call goes on retrying while writers change the index under it.
   static constexpr std::chrono::seconds kRetryFor{10};
 
+  class Twin;
+  // A second handle, for a helper thread of a call that runs on `db` (the call's
+  // own, from with_db()), at the revision `db` reads; none on a cluster, or when
+  // the index has moved on since (the helper would see other abstracts). It goes
+  // back to the pool when the Twin is destroyed, so whatever reads through it
+  // (an MSet it gave) must be gone by then. Thread-safe.
+  std::unique_ptr<Twin> twin(const Xapian::Database& db);
+
  private:
   // A database handle, and the version of the stub it was opened through: a
   // bulk build publishes a new generation, which reopen() alone would not see.
@@ -194,6 +202,16 @@ class DatabasePool {
   std::mutex mutex_;
   std::vector<Handle> idle_;
   std::set<std::string> left_out_;  // names of shards left out
+};
+
+class DatabasePool::Twin {
+ public:
+  explicit Twin(DatabasePool& pool) : lease_(pool) {}
+  Xapian::Database& db() { return *lease_; }
+
+ private:
+  friend class DatabasePool;
+  Lease lease_;
 };
 
 }  // namespace abstracts::query

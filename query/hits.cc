@@ -26,15 +26,16 @@ void fill_hits(Xapian::Database& db, const compression::Decompressor& stored, co
       terms.insert((*t).substr(schema::kTitlePrefix.size()));  // title:word highlights the word
     }
   }
-  results.estimated_matches = ranking.mset.get_matches_estimated();
-  results.exact_matches = ranking.mset.get_matches_lower_bound() == ranking.mset.get_matches_upper_bound();
+  const Ranking::Matches matches = ranking.counted();
+  results.estimated_matches = matches.estimated;
+  results.exact_matches = matches.lower == matches.upper;
   results.indexed_abstracts = db.get_doccount();
   std::size_t rank = options.offset;
   // The hits' documents not read yet, through their MSet (on a cluster, a
   // message each to a remote shard: the fewer the better).
   auto read = [&](Xapian::docid id) { return reads != nullptr && reads->has(id); };
   for (const auto& hit : ranking.hits) {
-    if (!read(*hit.it)) ranking.mset.fetch(hit.it, std::next(hit.it));
+    if (!read(*hit.it)) hit.it.mset.fetch(hit.it, std::next(hit.it));  // its own MSet (a split match has two)
   }
   for (const auto& [it, score] : ranking.hits) {
     Hit hit;

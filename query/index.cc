@@ -22,6 +22,7 @@
 #include "query/hits.h"
 #include "query/identifiers.h"
 #include "query/meaning.h"
+#include "query/parallel_match.h"
 #include "query/parser.h"
 #include "query/positional.h"
 #include "query/ranking.h"
@@ -116,6 +117,9 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
   const auto& analyzer = thread_analyzer();
   const query::Deadline deadline(options.time_limit);
   return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
+    const query::InFlight in_flight;
+    // Before the runs' rankings, whose hits may read through its second handle.
+    query::ParallelMatch parallel(impl_->pool, db, options.ranking, &deadline);
     QueryReading reading(db, impl_->pool, deadline, options.expand_acronyms);
     query::Parser parser(analyzer, reading.context);
     const bool language = options.syntax == QuerySyntax::kQueryLanguage;
@@ -150,7 +154,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       query::PositionChecks* decider = checks.empty() ? nullptr : &checks;
       r.reads = std::make_unique<query::HitReads>(db, remote, &stored);
       r.query = query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback, &deadline, remote,
-                            r.reads.get());
+                            r.reads.get(), &parallel);
       if (!options.within_ids.empty()) {
         std::vector<Xapian::Query> ids;
         for (const auto& id : options.within_ids) ids.push_back(query::boolean_term(&db, schema::id_term(id)));
@@ -176,7 +180,8 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       }
       r.ranking = query::best_hits(db, enquire, r.asked, query::count_user_words(r.asked), ranking,
                                    options.offset, options.limit, decider, query::check_at_least(db, options),
-                                   options.sort == SortOrder::kRelevance, r.reads.get());
+                                   options.sort == SortOrder::kRelevance, r.reads.get(),
+                                   options.sort == SortOrder::kRelevance ? &parallel : nullptr);
       if (options.sort == SortOrder::kDate && r.ranking.mset.get_max_possible() == 0 && !r.ranking.hits.empty()) {
         // Filters only, every hit weighs 0: newest first, then by id, which one
         // index and the shards of a cluster order alike (not by document number).

@@ -8,6 +8,7 @@
 #include "query/deadline.h"
 #include "query/feedback.h"
 #include "query/hit_reads.h"
+#include "query/parallel_match.h"
 #include "query/positional.h"
 #include "query/proximity.h"
 #include "query/stopwords.h"
@@ -151,8 +152,14 @@ Ranking checked_mset(Xapian::Enquire& enquire, std::size_t from, std::size_t n, 
 // candidate it sorts so: 5% of a search's instructions over 115k arXiv
 // abstracts (callgrind), so the value order is asked for only when needed.
 Ranking fetch(Xapian::Enquire& enquire, std::size_t first, std::size_t count, Xapian::doccount check_at_least,
-              PositionChecks* checks, bool ties_by_id) {
-  auto mset = [&](std::size_t from, std::size_t n) { return checked_mset(enquire, from, n, check_at_least, checks); };
+              PositionChecks* checks, bool ties_by_id, ParallelMatch* parallel = nullptr) {
+  // In relevance order (the split match's), unless order_ties_by_id() set another.
+  auto mset = [&](std::size_t from, std::size_t n, bool by_relevance = true) {
+    if (parallel != nullptr && by_relevance && checks == nullptr) {
+      if (auto split = parallel->top(enquire.get_query(), from, n, check_at_least)) return std::move(*split);
+    }
+    return checked_mset(enquire, from, n, check_at_least, checks);
+  };
   if (!ties_by_id) return mset(first, count);
   const std::size_t from = first > 0 ? first - 1 : 0;
   Ranking wide = mset(from, count + 1 + (first - from));
@@ -160,7 +167,7 @@ Ranking fetch(Xapian::Enquire& enquire, std::size_t first, std::size_t count, Xa
   for (std::size_t i = 1; i < wide.hits.size() && !tie; ++i) tie = wide.hits[i].score == wide.hits[i - 1].score;
   if (tie) {
     order_ties_by_id(enquire);
-    Ranking tied = mset(first, count);
+    Ranking tied = mset(first, count, false);
     enquire.set_sort_by_relevance();
     return tied;
   }
@@ -178,13 +185,13 @@ Xapian::MSet all_matches(Xapian::Enquire& enquire, PositionChecks* checks, Xapia
 Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xapian::Query& asked,
                   std::size_t user_words, const RankingOptions& r, std::size_t offset, std::size_t limit,
                   PositionChecks* checks, Xapian::doccount check_at_least, bool ties_by_id,
-                  HitReads* reads) {
+                  HitReads* reads, ParallelMatch* parallel) {
   if (r.proximity_weight <= 0 || r.proximity_depth == 0 || r.proximity_min_words == 0 ||
       user_words < r.proximity_min_words) {
     return fetch(enquire, offset, limit, check_at_least, checks, ties_by_id);
   }
   const auto wanted = std::max<std::size_t>(r.proximity_depth, offset + limit);
-  Ranking ranking = fetch(enquire, 0, wanted, check_at_least, checks, ties_by_id);
+  Ranking ranking = fetch(enquire, 0, wanted, check_at_least, checks, ties_by_id, parallel);
   ranking.rescored = true;
   const Proximity proximity(db, asked, r.proximity_window, &ranking.mset);
   auto& hits = ranking.hits;
@@ -197,7 +204,8 @@ Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xa
   for (std::size_t i = 0; i < depth; ++i) {
     if (!from.has(*hits[i].it)) unread.push_back(i);
   }
-  for (std::size_t i : unread) ranking.mset.fetch(hits[i].it, std::next(hits[i].it));
+  // (Each through its own MSet: a split match's hits come from two.)
+  for (std::size_t i : unread) hits[i].it.mset.fetch(hits[i].it, std::next(hits[i].it));
   for (std::size_t i : unread) from.keep(*hits[i].it, hits[i].it.get_document());
   std::vector<Xapian::docid> docs;
   for (std::size_t i = 0; i < depth; ++i) docs.push_back(*hits[i].it);
@@ -213,7 +221,8 @@ Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xa
 
 Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
                    PositionChecks* checks, std::vector<std::string>* notes,
-                   FeedbackWeights* feedback, const Deadline* deadline, bool remote, HitReads* reads) {
+                   FeedbackWeights* feedback, const Deadline* deadline, bool remote, HitReads* reads,
+                   ParallelMatch* parallel) {
   if (plain && r.plain_text_stopwords) {
     // A plain-text query is a flat OR of its words (an acronym's group among
     // them), a word written n times scaled by n: rebuild it without function words.
@@ -243,7 +252,8 @@ Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const 
   Xapian::Enquire first(db);
   first.set_query(query);
   first.set_weighting_scheme(bm25(r, deadline));
-  const Ranking first_pass = best_hits(db, first, query, user_words, r, 0, r.feedback_docs, checks, 0, true, reads);
+  const Ranking first_pass =
+      best_hits(db, first, query, user_words, r, 0, r.feedback_docs, checks, 0, true, reads, parallel);
   if (deadline != nullptr) deadline->check();
   return with_feedback(db, query, first_pass.hits, words.size(), plain, r, notes, feedback, deadline, remote, reads);
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -18,6 +19,7 @@ namespace abstracts::query {
 
 class Deadline;
 class HitReads;
+class ParallelMatch;
 class PositionChecks;
 
 // Xapian's BM25 that also ticks a Deadline for each posting it weighs, so that a
@@ -52,11 +54,21 @@ struct Ranked {
   double score;
 };
 
-// Hits in ranked order, and the MSet they come from.
+// Hits in ranked order, and the MSet they come from (or the first of the MSets,
+// when the match ran in parts: query/parallel_match.h).
 struct Ranking {
   Xapian::MSet mset;
   std::vector<Ranked> hits;
   bool rescored = false;  // by proximity
+  // How many abstracts match: set when the match ran in parts, else mset's.
+  struct Matches {
+    Xapian::doccount lower, estimated, upper;
+  };
+  std::optional<Matches> matches = std::nullopt;
+  Matches counted() const {
+    return matches.value_or(
+        Matches{mset.get_matches_lower_bound(), mset.get_matches_estimated(), mset.get_matches_upper_bound()});
+  }
 };
 
 // The hits of `mset`, in its order, with its weights as their scores.
@@ -89,11 +101,14 @@ std::size_t count_user_words(const Xapian::Query& q);
 // `check_at_least` matches exactly (Xapian's get_mset).
 // With `ties_by_id`, hits of equal score are in order_ties_by_id()'s order;
 // else in `enquire`'s own (`--sort date`). `enquire` is left as given.
-// Proximity reads the hits through `reads` if given (query/hit_reads.h).
+// Proximity reads the hits through `reads` if given (query/hit_reads.h). A
+// question's match runs through `parallel` if given (query/parallel_match.h),
+// which splits it when it can: `enquire` must then rank by relevance with
+// bm25() of the options `parallel` was made with.
 Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xapian::Query& asked,
                   std::size_t user_words, const RankingOptions& r, std::size_t offset, std::size_t limit,
                   PositionChecks* checks, Xapian::doccount check_at_least = 0, bool ties_by_id = true,
-                  HitReads* reads = nullptr);
+                  HitReads* reads = nullptr, ParallelMatch* parallel = nullptr);
 
 // The query as ranked: with a title boost and pseudo-relevance feedback when the
 // options ask for them. The set of matches only grows for plain text (where
@@ -101,11 +116,11 @@ Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xa
 // The feedback words' weights go to `feedback`. Feedback's passes keep to
 // `deadline` if given. `remote`: `db` has remote shards (with_feedback()). The
 // first pass's hits are read through `reads` if given, which keeps them for the
-// search's final pass.
+// search's final pass; its match runs through `parallel` if given (best_hits()).
 Xapian::Query rank(Xapian::Database& db, Xapian::Query query, bool plain, const RankingOptions& r,
                    PositionChecks* checks, std::vector<std::string>* notes,
                    FeedbackWeights* feedback, const Deadline* deadline = nullptr, bool remote = false,
-                   HitReads* reads = nullptr);
+                   HitReads* reads = nullptr, ParallelMatch* parallel = nullptr);
 
 }  // namespace abstracts::query
 

@@ -1,0 +1,87 @@
+// A question's passes over a large index on two cores. Xapian 1.4 matches on
+// one thread; here the document numbers are split in two halves, each matched
+// on a thread of its own with a database handle of its own (a Xapian::Database
+// is not to be shared between threads), and the halves' best hits merged. Each
+// abstract weighs what it weighs in one match (the halves share the whole
+// index's statistics, and the filter that makes a half weighs nothing), and
+// Xapian orders equal weights by document number, which the lower half's come
+// first in: so the hits are exactly one match's, in its order.
+#ifndef ABSTRACTS_QUERY_PARALLEL_MATCH_H_
+#define ABSTRACTS_QUERY_PARALLEL_MATCH_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include <xapian.h>
+
+#include "abstracts/search.h"
+#include "query/database_pool.h"
+#include "query/ranking.h"
+
+namespace abstracts::query {
+
+class Deadline;
+
+// The searches running in this process, counted while an InFlight is in scope
+// (one per search): a search splits its match only while a core is left over
+// for the helper, so many searches at once (a server's threads) run as before.
+class InFlight {
+ public:
+  InFlight();
+  ~InFlight();
+  InFlight(const InFlight&) = delete;
+  InFlight& operator=(const InFlight&) = delete;
+  static int now();
+};
+
+// When a search splits a question's match: from an index of `from` abstracts
+// (smaller ones take a few milliseconds, little more than a thread and a
+// second handle cost), while fewer than `cores` searches run.
+struct ParallelPolicy {
+  Xapian::doccount from = 250000;
+  int cores = 0;  // 0: the machine's (std::thread::hardware_concurrency())
+};
+// The process's policy; set_parallel_policy() is for tests, which split the
+// matches of small indexes to compare them with one thread's. Thread-safe.
+ParallelPolicy parallel_policy();
+void set_parallel_policy(ParallelPolicy policy);
+
+// One search's split matches. Not thread-safe: one per search, on its thread.
+class ParallelMatch {
+ public:
+  // `db` is the search's handle from `pool`; `r` and `deadline` (may be null)
+  // as the search ranks and keeps time. All must outlive this object.
+  ParallelMatch(DatabasePool& pool, const Xapian::Database& db, const RankingOptions& r, const Deadline* deadline);
+  ~ParallelMatch();
+  ParallelMatch(const ParallelMatch&) = delete;
+  ParallelMatch& operator=(const ParallelMatch&) = delete;
+
+  // Hits first..first+count of `query` as Xapian's get_mset ranks them by
+  // relevance (bm25(r)), then document number, over `db`; its count of the
+  // matches is the halves' summed (Ranking::matches), each half counting at
+  // least `check_at_least` exactly (so the sum is exact when one match's would
+  // be). How many matches were split so far in this process: splits(). nullopt when the match
+  // runs on one thread: a small index, no core to spare, no second handle at
+  // `db`'s revision, or a query Xapian cannot copy to another thread (one with
+  // a posting source of the engine's). Throws what get_mset throws, on either
+  // thread (QueryError past the time limit, Xapian's errors). The hits read
+  // through a second handle, which this object keeps: they must not outlive it.
+  std::optional<Ranking> top(const Xapian::Query& query, std::size_t first, std::size_t count,
+                             Xapian::doccount check_at_least = 0);
+  static std::uint64_t splits();
+
+ private:
+  DatabasePool& pool_;
+  const Xapian::Database& db_;
+  RankingOptions r_;
+  const Deadline* deadline_;
+  bool large_;
+  std::unique_ptr<DatabasePool::Twin> twin_;  // opened at the first split
+  bool no_twin_ = false;
+};
+
+}  // namespace abstracts::query
+
+#endif  // ABSTRACTS_QUERY_PARALLEL_MATCH_H_
