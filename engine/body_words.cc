@@ -1,22 +1,10 @@
 #include "engine/body_words.h"
 
 #include <algorithm>
-#include <bit>
-#include <cstring>
 
 #include "engine/analysis/stop_words.h"
 
 namespace abstracts::body_words {
-
-std::uint64_t leading_bytes(std::string_view s) {
-  std::uint64_t v = 0;
-  if (s.size() >= 8) {
-    std::memcpy(&v, s.data(), 8);
-    return std::endian::native == std::endian::little ? __builtin_bswap64(v) : v;
-  }
-  for (std::size_t i = 0; i < s.size(); ++i) v |= std::uint64_t{static_cast<unsigned char>(s[i])} << (56 - 8 * i);
-  return v;
-}
 
 void read(const analysis::Analyzer& analyzer, std::string_view title, std::string_view text, bool title_in_text,
           std::vector<Occurrence>& body, std::vector<std::string_view>& title_words) {

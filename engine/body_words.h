@@ -6,7 +6,9 @@
 #ifndef ABSTRACTS_ENGINE_BODY_WORDS_H_
 #define ABSTRACTS_ENGINE_BODY_WORDS_H_
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,8 +33,16 @@ inline constexpr Xapian::termcount kTitleExtraWdf = 2;
 inline constexpr Xapian::termpos kNoPosition = 0;
 
 // The first 8 bytes of `s`, big-endian and padded with zeros: in the same order
-// as the strings themselves, where they differ.
-std::uint64_t leading_bytes(std::string_view s);
+// as the strings themselves, where they differ. (Inline: once a word indexed.)
+inline std::uint64_t leading_bytes(std::string_view s) {
+  std::uint64_t v = 0;
+  if (s.size() >= 8) {
+    std::memcpy(&v, s.data(), 8);
+    return std::endian::native == std::endian::little ? __builtin_bswap64(v) : v;
+  }
+  for (std::size_t i = 0; i < s.size(); ++i) v |= std::uint64_t{static_cast<unsigned char>(s[i])} << (56 - 8 * i);
+  return v;
+}
 
 // One occurrence of a body word. `term` is a view into the analyzer that read it.
 struct Occurrence {
