@@ -4,6 +4,7 @@
 #include <atomic>
 #include <exception>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -104,14 +105,19 @@ std::optional<Ranking> ParallelMatch::top(const Xapian::Query& query, std::size_
   if (deadline_ != nullptr) helper_deadline.emplace(*deadline_);
   Xapian::MSet upper;
   std::exception_ptr helper_failed;
-  std::thread helper([&, twin = &twin_->db()] {
-    try {
-      upper = half(*twin, Xapian::Query::unserialise(copy), middle + 1, last, r_,
-                   helper_deadline ? &*helper_deadline : nullptr, n, check_at_least);
-    } catch (...) {
-      helper_failed = std::current_exception();
-    }
-  });
+  std::thread helper;
+  try {
+    helper = std::thread([&, twin = &twin_->db()] {
+      try {
+        upper = half(*twin, Xapian::Query::unserialise(copy), middle + 1, last, r_,
+                     helper_deadline ? &*helper_deadline : nullptr, n, check_at_least);
+      } catch (...) {
+        helper_failed = std::current_exception();
+      }
+    });
+  } catch (const std::system_error&) {
+    return std::nullopt;  // no thread to be had: one thread matches
+  }
   Xapian::MSet lower;
   std::exception_ptr failed;
   try {
