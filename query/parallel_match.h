@@ -59,17 +59,18 @@ class ParallelMatch {
   ParallelMatch& operator=(const ParallelMatch&) = delete;
 
   // Hits first..first+count of `query` as Xapian's get_mset ranks them by
-  // relevance (bm25(r)), then document number, over `db`; its count of the
-  // matches is the halves' summed (Ranking::matches), each half counting at
-  // least `check_at_least` exactly (so the sum is exact when one match's would
-  // be). How many matches were split so far in this process: splits(). nullopt when the match
-  // runs on one thread: a small index, no core to spare, no second handle at
-  // `db`'s revision, or a query Xapian cannot copy to another thread (one with
-  // a posting source of the engine's). Throws what get_mset throws, on either
-  // thread (QueryError past the time limit, Xapian's errors). The hits read
-  // through a second handle, which this object keeps: they must not outlive it.
+  // relevance (bm25(r)), then document number, over `db`. The count of the
+  // matches (Ranking::matches) is the halves', each counting at least
+  // `check_at_least` exactly, narrowed by the whole query's bounds: exact
+  // wherever one match's is. nullopt when the match runs on one thread: a small
+  // index, no core to spare, no second handle at `db`'s revision, no thread, or
+  // a query Xapian cannot copy to another thread (one with a posting source of
+  // the engine's). Throws what get_mset throws, on either thread (QueryError
+  // past the time limit, Xapian's errors). Some hits read through a second
+  // handle, which this object keeps: they must not outlive it.
   std::optional<Ranking> top(const Xapian::Query& query, std::size_t first, std::size_t count,
                              Xapian::doccount check_at_least = 0);
+  // How many matches were split so far in this process (for tests).
   static std::uint64_t splits();
 
  private:
