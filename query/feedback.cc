@@ -36,10 +36,9 @@ std::vector<std::pair<std::string, double>> relevance_model(Xapian::Database& db
   HitReads& from = reads != nullptr ? *reads : own;
   for (const auto& [it, score] : top) {
     auto& votes = all_votes.emplace_back();
-    const HitReads::Words& read = from.words(*it);
-    if (!read.id_term.empty()) top_ids.emplace_back(read.id_term);
-    for (const auto& [term, wdf] : read.words) {
-      if (wdf == 0 || term.size() < 2) continue;
+    for (const auto& [term, wdf] : from.words(*it)) {
+      if (term.starts_with(schema::kIdPrefix)) top_ids.emplace_back(term);
+      if (wdf == 0 || !schema::is_word_term(term) || term.size() < 2) continue;
       votes.push_back({term, wdf, 0});
     }
   }

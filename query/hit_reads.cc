@@ -15,6 +15,12 @@ namespace {
 // less the one that marks the hit itself.
 constexpr std::size_t kMaxTermBits = 52;
 
+// Where `term` is, or would be, in `terms` (in term order).
+HitReads::Terms::const_iterator term_at(const HitReads::Terms& terms, const std::string& term) {
+  return std::lower_bound(terms.begin(), terms.end(), term,
+                          [](const auto& entry, const std::string& t) { return entry.first < t; });
+}
+
 }  // namespace
 
 const HitReads::Terms& HitReads::terms(Xapian::docid id) {
@@ -24,24 +30,16 @@ const HitReads::Terms& HitReads::terms(Xapian::docid id) {
   return terms_.emplace(id, std::move(read)).first->second;
 }
 
-const HitReads::Words& HitReads::words(Xapian::docid id) {
-  if (auto it = words_.find(id); it != words_.end()) return it->second;
-  Words read;
-  if (remote_ && stored_ != nullptr) {
-    bool title_in_text = false;
-    const Abstract a = schema::stored_abstract(document(id), id, *stored_, &title_in_text);
-    read.id_term = schema::id_term(a.id);
-    read.words = body_words::counts(analysis::thread_analyzer(), a.title, a.text, title_in_text);
-  } else {
-    for (const auto& [term, wdf] : terms(id)) {
-      if (schema::is_word_term(term)) {
-        read.words.emplace_back(term, wdf);
-      } else if (term.starts_with(schema::kIdPrefix)) {
-        read.id_term = term;
-      }
-    }
-  }
-  return words_.emplace(id, std::move(read)).first->second;
+const HitReads::Terms& HitReads::words(Xapian::docid id) {
+  if (!remote_ || stored_ == nullptr) return terms(id);
+  if (auto it = counted_.find(id); it != counted_.end()) return it->second;
+  bool title_in_text = false;
+  const Abstract a = schema::stored_abstract(document(id), id, *stored_, &title_in_text);
+  Terms read = body_words::counts(analysis::thread_analyzer(), a.title, a.text, title_in_text);
+  std::string id_term = schema::id_term(a.id);
+  const auto at = term_at(read, id_term);
+  read.emplace(at, std::move(id_term), 0);  // in term order, as a term list has it
+  return counted_.emplace(id, std::move(read)).first->second;
 }
 
 const Xapian::Document& HitReads::document(Xapian::docid id) {
@@ -100,8 +98,7 @@ std::vector<std::vector<bool>> HitReads::which(const std::vector<Xapian::docid>&
     if (known[i]) continue;
     const Terms& has = this->terms(docs[i]);
     for (std::size_t k = 0; k < terms.size(); ++k) {
-      const auto t = std::lower_bound(has.begin(), has.end(), terms[k],
-                                      [](const auto& entry, const std::string& term) { return entry.first < term; });
+      const auto t = term_at(has, terms[k]);
       out[i][k] = t != has.end() && t->first == terms[k];
     }
   }

@@ -33,17 +33,13 @@ class HitReads {
   // `id`'s term list; the reference stays valid for the object's life.
   const Terms& terms(Xapian::docid id);
 
-  // `id`'s id term and its word terms (schema::is_word_term) with their wdf, in
-  // term order. From its term list; or, with remote shards and `stored` given,
-  // counted again from its stored abstract (engine/body_words.h) in the document
-  // read for proximity: a remote shard sends a term list a message per term
-  // (about 0.8 ms a list over loopback). The reference stays valid for the
-  // object's life.
-  struct Words {
-    std::string id_term;
-    Terms words;
-  };
-  const Words& words(Xapian::docid id);
+  // `id`'s id term and word terms (schema::is_word_term) with their wdf, in term
+  // order, and maybe more: its term list (terms()); or, with remote shards and
+  // `stored` given, those alone, counted again from its stored abstract
+  // (engine/body_words.h) in the document read for proximity: a remote shard
+  // sends a term list a message per term (about 0.8 ms a list over loopback).
+  // The reference stays valid for the object's life.
+  const Terms& words(Xapian::docid id);
   // `id`'s positions value (the schema's kPositionsSlot; "" if none), likewise.
   const std::string& positions(Xapian::docid id);
 
@@ -69,7 +65,7 @@ class HitReads {
   bool remote_;
   const compression::Decompressor* stored_;
   std::unordered_map<Xapian::docid, Terms> terms_;
-  std::unordered_map<Xapian::docid, Words> words_;
+  std::unordered_map<Xapian::docid, Terms> counted_;  // words(), with remote shards
   std::unordered_map<Xapian::docid, std::string> positions_;
   std::unordered_map<Xapian::docid, Xapian::Document> documents_;
 };
