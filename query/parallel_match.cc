@@ -79,8 +79,8 @@ ParallelMatch::~ParallelMatch() = default;
 
 std::optional<Ranking> ParallelMatch::top(const Xapian::Query& query, std::size_t first, std::size_t count,
                                           Xapian::doccount check_at_least) {
-  const int cores = parallel_policy().cores > 0 ? parallel_policy().cores
-                                                 : static_cast<int>(std::thread::hardware_concurrency());
+  const ParallelPolicy policy = parallel_policy();
+  const int cores = policy.cores > 0 ? policy.cores : static_cast<int>(std::thread::hardware_concurrency());
   if (!large_ || no_twin_ || InFlight::now() >= cores) return std::nullopt;
   // The helper gets the query as a string: a Query's reference counts are not
   // atomic, so no Query object may be shared between threads.
