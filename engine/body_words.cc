@@ -31,10 +31,7 @@ void read(const analysis::Analyzer& analyzer, std::string_view title, std::strin
 std::vector<std::pair<std::string, Xapian::termcount>> counts(const analysis::Analyzer& analyzer,
                                                                std::string_view title, std::string_view text,
                                                                bool title_in_text) {
-  struct EndDocument {
-    const analysis::Analyzer& analyzer;
-    ~EndDocument() { analyzer.end_document(); }
-  } end_document{analyzer};
+  const analysis::DocumentScope document{analyzer};
   std::vector<Occurrence> body;
   std::vector<std::string_view> title_words;
   read(analyzer, title, text, title_in_text, body, title_words);

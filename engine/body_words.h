@@ -63,7 +63,8 @@ struct Occurrence {
 // its title's words (each occurrence, in order) to `title_words`: the words that
 // are no stop words. `title_in_text`: the text starts with the title, which then
 // counts its words once (as the abstract's record says, schema::decode()). The
-// views are valid until `analyzer.end_document()`, which the caller calls.
+// views are valid until `analyzer.end_document()`, which the caller calls (an
+// analysis::DocumentScope).
 void read(const analysis::Analyzer& analyzer, std::string_view title, std::string_view text, bool title_in_text,
           std::vector<Occurrence>& body, std::vector<std::string_view>& title_words);
 

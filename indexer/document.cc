@@ -120,12 +120,9 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
   // position) groups a term's occurrences for its wdf and, in the same order,
   // for the positions value.
   {
-    // The words' terms are views into the analyzer, until this block ends
-    // (end_document()); the acronyms below analyse again.
-    struct EndDocument {
-      const analysis::Analyzer& analyzer;
-      ~EndDocument() { analyzer.end_document(); }
-    } end_document{analyzer};
+    // The words' terms are views into the analyzer, until this block ends; the
+    // acronyms below analyse again.
+    const analysis::DocumentScope document{analyzer};
     std::vector<body_words::Occurrence> body;
     std::vector<std::string_view> title;
     body_words::read(analyzer, a.title, a.text, title_in_text, body, title);

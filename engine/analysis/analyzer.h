@@ -120,6 +120,14 @@ class Analyzer {
   mutable std::vector<Pending> pending_;
 };
 
+// Ends `analyzer`'s document (Analyzer::end_document()) when it goes out of
+// scope, however the scope is left: the views index_words() gave in it are
+// valid until then.
+struct DocumentScope {
+  const Analyzer& analyzer;
+  ~DocumentScope() { analyzer.end_document(); }
+};
+
 // The calling thread's analyzer, made on its first use: an Analyzer is not
 // thread-safe (Xapian::Stem), so a reader serving many threads keeps one per thread.
 const Analyzer& thread_analyzer();
