@@ -118,9 +118,9 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
   const query::Deadline deadline(options.time_limit);
   return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
     const query::InFlight in_flight;
-    // Before the runs' rankings, whose hits may read through its second handle.
-    query::ParallelMatch parallel(impl_->pool, db, options.ranking, &deadline);
     QueryReading reading(db, impl_->pool, deadline, options.expand_acronyms);
+    // Before the runs' rankings, whose hits may read through its second handle.
+    query::ParallelMatch parallel(impl_->pool, db, options.ranking, &deadline, &reading.budget);
     query::Parser parser(analyzer, reading.context);
     const bool language = options.syntax == QuerySyntax::kQueryLanguage;
     SearchResults results;

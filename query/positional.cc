@@ -73,7 +73,7 @@ std::string describe_words(const Words& words) {
 }  // namespace
 
 void PositionBudget::spend() {
-  if (++spent_ <= limit_) return;
+  if (spent_.fetch_add(1, std::memory_order_relaxed) + 1 <= limit_) return;
   throw QueryError("the query's phrases and NEAR or ADJ groups need more than " + std::to_string(limit_) +
                        " checks of where their words are in an abstract",
                    1,
@@ -289,14 +289,85 @@ class PositionCheck {
 
 namespace {
 
+// A check's spellings as a string, for a query copied to another thread:
+// numbers as "N:", terms as "length:bytes".
+void put_number(std::string& out, std::size_t n) {
+  out += std::to_string(n);
+  out += ':';
+}
+
+std::size_t get_number(std::string_view& in) {
+  const std::size_t colon = in.find(':');
+  if (colon == std::string_view::npos || colon == 0) throw Xapian::SerialisationError("bad PositionFilter");
+  std::size_t n = 0;
+  for (char c : in.substr(0, colon)) {
+    if (c < '0' || c > '9') throw Xapian::SerialisationError("bad PositionFilter");
+    n = n * 10 + static_cast<std::size_t>(c - '0');
+  }
+  in.remove_prefix(colon + 1);
+  return n;
+}
+
+std::string serialise_spellings(const std::vector<Words>& spellings) {
+  std::string out;
+  put_number(out, spellings.size());
+  for (const auto& s : spellings) {
+    put_number(out, s.order == WordOrder::kAny ? 1 : 0);
+    put_number(out, s.window);
+    put_number(out, s.terms.size());
+    for (const auto& t : s.terms) {
+      put_number(out, t.size());
+      out += t;
+    }
+  }
+  return out;
+}
+
+std::vector<Words> unserialise_spellings(std::string_view in) {
+  std::vector<Words> out(get_number(in));
+  for (auto& s : out) {
+    s.order = get_number(in) == 1 ? WordOrder::kAny : WordOrder::kAsWritten;
+    s.window = static_cast<Xapian::termcount>(get_number(in));
+    s.terms.resize(get_number(in));
+    for (auto& t : s.terms) {
+      const std::size_t n = get_number(in);
+      if (n > in.size()) throw Xapian::SerialisationError("bad PositionFilter");
+      t = std::string(in.substr(0, n));
+      in.remove_prefix(n);
+    }
+  }
+  if (!in.empty()) throw Xapian::SerialisationError("bad PositionFilter");
+  return out;
+}
+
 // The abstracts that have one of the check's spellings: each of its words,
 // within its window. Used as the filter of a query over the same words
 // (words_query, synonym_query), which does the ranking.
 class PositionFilter : public Xapian::PostingSource {
  public:
-  explicit PositionFilter(PositionCheckRef check) : check_(std::move(check)) {}
+  // `copies_read`, for a registry's prototype (position_registry()): the
+  // values of the filters it unserialises.
+  explicit PositionFilter(PositionCheckRef check, PositionValuesRef copies_read = nullptr)
+      : check_(std::move(check)), copies_read_(std::move(copies_read)) {}
 
-  PositionFilter* clone() const override { return new PositionFilter(check_); }
+  PositionFilter* clone() const override { return new PositionFilter(check_, copies_read_); }
+
+  // A copy for another thread: the check's spellings, and whether it waits for
+  // PositionChecks (a deferred filter passes everything, and the other thread
+  // has its own PositionChecks::twin()).
+  std::string name() const override { return "abstracts.PositionFilter"; }
+  std::string serialise() const override {
+    std::string out(1, check_->deferred ? 'd' : 'c');
+    out += serialise_spellings(check_->spellings());
+    return out;
+  }
+  PositionFilter* unserialise(const std::string& serialised) const override {
+    if (serialised.empty() || copies_read_ == nullptr) throw Xapian::SerialisationError("bad PositionFilter");
+    auto check = std::make_shared<PositionCheck>(unserialise_spellings(std::string_view(serialised).substr(1)),
+                                                 copies_read_);
+    check->deferred = serialised[0] == 'd';
+    return new PositionFilter(std::move(check));
+  }
 
   void init(const Xapian::Database& db) override {
     db_ = db;
@@ -456,6 +527,7 @@ class PositionFilter : public Xapian::PostingSource {
   bool matches(Xapian::docid did) { return check_->deferred || verify(did); }
 
   PositionCheckRef check_;
+  PositionValuesRef copies_read_;
   Xapian::Database db_;
   std::vector<Cursor> cursors_;  // one per spelling
   Xapian::ValueIterator values_;
@@ -554,6 +626,21 @@ void PositionChecks::defer_optional(const PositionCheckRef& check) {
 void PositionChecks::check_optional_in_query(bool in_query) {
   optional_in_query_ = in_query;
   for (const auto& c : optional_) static_cast<PositionFilter&>(*c).position_check().deferred = !in_query;
+}
+
+std::unique_ptr<PositionChecks> PositionChecks::twin(const Xapian::Database& db,
+                                                     const PositionValuesRef& values) const {
+  auto out = std::make_unique<PositionChecks>(db);
+  for (const auto& c : checks_) {
+    out->defer(std::make_shared<PositionCheck>(static_cast<PositionFilter&>(*c).position_check().spellings(), values));
+  }
+  return out;
+}
+
+Xapian::Registry position_registry(const PositionValuesRef& values) {
+  Xapian::Registry registry;
+  registry.register_posting_source(PositionFilter(nullptr, values));
+  return registry;
 }
 
 bool PositionChecks::operator()(const Xapian::Document& doc) const {

@@ -4,6 +4,7 @@
 #ifndef ABSTRACTS_QUERY_POSITIONAL_H_
 #define ABSTRACTS_QUERY_POSITIONAL_H_
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -44,8 +45,8 @@ class Deadline;
 // phrases takes time in proportion (about 2 us a check), and a phrase of the
 // commonest words may need a check of half the abstracts: fifty of them took
 // 4-5 s. An abstract checked again for the same phrase in the same search
-// costs nothing (PositionValues keeps the answers). Not thread-safe: one per
-// search.
+// costs nothing (PositionValues keeps the answers). One per search; its
+// threads (query/parallel_match.h) may spend it at once.
 class PositionBudget {
  public:
   // About a second of checks: enough to count the matches of a phrase of the
@@ -58,12 +59,12 @@ class PositionBudget {
 
   // Counts one check; throws QueryError (column 1) once past the limit.
   void spend();
-  std::size_t spent() const { return spent_; }
+  std::size_t spent() const { return spent_.load(std::memory_order_relaxed); }
   std::size_t limit() const { return limit_; }
 
  private:
   std::size_t limit_;
-  std::size_t spent_ = 0;
+  std::atomic<std::size_t> spent_{0};
 };
 
 // What the position checks of one query share: the search's deadline, which
@@ -138,6 +139,14 @@ class PositionChecks : public Xapian::MatchDecider {
   // Asked about abstracts that match the query, in increasing docid order.
   bool operator()(const Xapian::Document& doc) const override;
 
+  // For a match split over two threads (query/parallel_match.h). Whether
+  // another thread can check what this checks: not with optional checks,
+  // whose demoted abstracts this thread's ranking weighs again.
+  bool splittable() const { return optional_.empty(); }
+  // The same checks over `db`, another handle on the same index, for another
+  // thread, reading `values` (that thread's). Call it on this object's thread.
+  std::unique_ptr<PositionChecks> twin(const Xapian::Database& db, const PositionValuesRef& values) const;
+
  private:
   // `check`'s filter over db_, marking it deferred; null if it stays in the query.
   std::unique_ptr<Xapian::PostingSource> take(const PositionCheckRef& check);
@@ -148,6 +157,12 @@ class PositionChecks : public Xapian::MatchDecider {
   bool optional_in_query_ = false;
   mutable std::vector<Xapian::docid> demoted_;
 };
+
+// What a query copied to another thread (Query::serialise, for
+// query/parallel_match.h) is read back with (Query::unserialise): its phrase
+// and group filters check with `values`, that thread's; one that waits for a
+// PositionChecks passes everything there too (give that thread a twin()).
+Xapian::Registry position_registry(const PositionValuesRef& values);
 
 // True if `q` is the check of a phrase or group as Xapian's positions run it
 // (position_values() with xapian_positions): what an OP_FILTER over its words

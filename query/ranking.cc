@@ -155,8 +155,8 @@ Ranking fetch(Xapian::Enquire& enquire, std::size_t first, std::size_t count, Xa
               PositionChecks* checks, bool ties_by_id, ParallelMatch* parallel = nullptr) {
   // In relevance order (the split match's), unless order_ties_by_id() set another.
   auto mset = [&](std::size_t from, std::size_t n, bool by_relevance = true) {
-    if (parallel != nullptr && by_relevance && checks == nullptr) {
-      if (auto split = parallel->top(enquire.get_query(), from, n, check_at_least)) return std::move(*split);
+    if (parallel != nullptr && by_relevance) {
+      if (auto split = parallel->top(enquire.get_query(), from, n, check_at_least, checks)) return std::move(*split);
     }
     return checked_mset(enquire, from, n, check_at_least, checks);
   };
@@ -188,7 +188,9 @@ Ranking best_hits(const Xapian::Database& db, Xapian::Enquire& enquire, const Xa
                   HitReads* reads, ParallelMatch* parallel) {
   if (r.proximity_weight <= 0 || r.proximity_depth == 0 || r.proximity_min_words == 0 ||
       user_words < r.proximity_min_words) {
-    return fetch(enquire, offset, limit, check_at_least, checks, ties_by_id);
+    // A few words match fast on one thread (their tiers skip most postings);
+    // a phrase's checks of every candidate are worth a second.
+    return fetch(enquire, offset, limit, check_at_least, checks, ties_by_id, checks != nullptr ? parallel : nullptr);
   }
   const auto wanted = std::max<std::size_t>(r.proximity_depth, offset + limit);
   Ranking ranking = fetch(enquire, 0, wanted, check_at_least, checks, ties_by_id, parallel);

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -30,6 +31,15 @@ struct Bounds {
 // The length of each abstract a tiered word has, by document number.
 using Lengths = std::shared_ptr<const std::vector<Xapian::termcount>>;
 
+// The number at `at` in `text` (strtod's), moving `at` past it.
+double next_number(const char*& at, const std::string& text) {
+  char* end = nullptr;
+  const double d = std::strtod(at, &end);
+  if (end == at || end >= text.c_str() + text.size()) throw Xapian::SerialisationError("bad TieredWord");
+  at = end;
+  return d;
+}
+
 // A tiered word: its whole list while the matcher may still need a posting of
 // the rest's impact; then only its two tiers, merged; then only the first. The
 // matcher's min_wt only grows during a match, so a tier left out stays out.
@@ -43,6 +53,34 @@ class TieredWord : public Xapian::PostingSource {
 
   TieredWord* clone() const override {
     return new TieredWord(side_, lengths_, word_, bm25_, termweight_, tf_, bounds_, deadline_);
+  }
+  // A copy for another thread (query/parallel_match.h): the word and its
+  // numbers, to the bit ("%a"); the side database and lengths are the
+  // prototype's there (TierCopies).
+  std::string name() const override { return "abstracts.TieredWord"; }
+  std::string serialise() const override {
+    std::string out;
+    for (double d : {bm25_.k1, bm25_.b, bm25_.len_factor, termweight_, bounds_.first, bounds_.second, bounds_.rest}) {
+      char text[40];
+      std::snprintf(text, sizeof text, "%a ", d);
+      out += text;
+    }
+    out += std::to_string(bm25_.docs) + ' ' + std::to_string(tf_) + ' ' + word_;
+    return out;
+  }
+  TieredWord* unserialise(const std::string& serialised) const override {
+    const char* at = serialised.c_str();
+    double d[7];
+    for (double& x : d) x = next_number(at, serialised);
+    const double docs = next_number(at, serialised), tf = next_number(at, serialised);
+    if (*at != ' ') throw Xapian::SerialisationError("bad TieredWord");
+    tiers::Bm25 bm25 = bm25_;
+    bm25.k1 = d[0];
+    bm25.b = d[1];
+    bm25.len_factor = d[2];
+    bm25.docs = static_cast<Xapian::doccount>(docs);
+    return new TieredWord(side_, lengths_, std::string(at + 1), bm25, d[3], static_cast<Xapian::doccount>(tf),
+                          Bounds{d[4], d[5], d[6]}, deadline_);
   }
   void init(const Xapian::Database& db) override {
     all_ = db.postlist_begin(word_);
@@ -279,6 +317,62 @@ Xapian::Query with_tiers(const std::filesystem::path& dir, const Xapian::Databas
     return Xapian::Query(q.get_type(), subs.begin(), subs.end());
   };
   return rewrite(rewrite, query);
+}
+
+namespace {
+
+// Side database handles no thread is using, by path: a TierCopies takes one
+// (or opens one) and gives it back, so a search that splits does not open one.
+constexpr std::size_t kMostSpare = 8;
+std::mutex spare_mutex;
+std::map<std::string, std::vector<Xapian::Database>> spare_sides;
+
+}  // namespace
+
+TierCopies::TierCopies(const std::filesystem::path& dir, const Xapian::Database& db) {
+  const Side& side = side_of(dir, db);
+  if (!side.db) return;
+  path_ = side.path.string();
+  try {
+    std::optional<Xapian::Database> handle;
+    {
+      const std::lock_guard lock(spare_mutex);
+      auto& spare = spare_sides[path_];
+      if (!spare.empty()) {
+        handle = std::move(spare.back());
+        spare.pop_back();
+      }
+    }
+    if (handle) {
+      handle->reopen();
+    } else {
+      handle.emplace(path_, Xapian::DB_BACKEND_GLASS);
+    }
+    const RankingOptions defaults;
+    // Not if a writer has replaced them since: their bounds would be another index's.
+    if (handle->get_metadata(std::string(tiers::kStampKey)) != tiers::stamp(db, defaults.k1, defaults.b)) return;
+    side_ = std::move(handle);
+    lengths_ = side.lengths;
+  } catch (const Xapian::Error&) {
+    // Being replaced: no copy can be read, and the match stays on one thread.
+  }
+}
+
+TierCopies::~TierCopies() {
+  if (!side_) return;
+  const std::lock_guard lock(spare_mutex);
+  // Only the latest generation's: an older one's are not asked for again.
+  std::erase_if(spare_sides, [&](const auto& kept) { return kept.first != path_; });
+  auto& spare = spare_sides[path_];
+  if (spare.size() < kMostSpare) spare.push_back(std::move(*side_));
+}
+
+bool TierCopies::add_to(Xapian::Registry& registry, const Deadline* deadline) const {
+  if (!side_) return false;
+  const RankingOptions defaults;
+  registry.register_posting_source(
+      TieredWord(*side_, lengths_, "", tiers::Bm25(defaults.k1, defaults.b, *side_), 0, 0, Bounds{}, deadline));
+  return true;
 }
 
 }  // namespace abstracts::query

@@ -5,6 +5,10 @@
 #define ABSTRACTS_QUERY_TIERS_H_
 
 #include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <xapian.h>
 
@@ -28,6 +32,29 @@ Xapian::Query with_tiers(const std::filesystem::path& dir, const Xapian::Databas
                          const RankingOptions& r, const Deadline* deadline);
 
 inline constexpr std::size_t kMostTieredWords = 3;
+
+// What tiered words copied to another thread (Query::serialise, for
+// query/parallel_match.h) are read back with: words that walk their tiers
+// through a handle of their own on the index's side database (one no other
+// thread uses, kept for the next TierCopies once this one is gone).
+// Made on the searching thread with its handle `db` on the index in `dir`,
+// then used by the other thread only.
+class TierCopies {
+ public:
+  TierCopies(const std::filesystem::path& dir, const Xapian::Database& db);
+  ~TierCopies();
+  TierCopies(const TierCopies&) = delete;
+  TierCopies& operator=(const TierCopies&) = delete;
+  // Adds to `registry` what reads the copies, ticking `deadline` (may be null;
+  // else it must outlive their match). False if the index has no tiers as
+  // `db` sees it, or they were replaced since: no copy can be read.
+  bool add_to(Xapian::Registry& registry, const Deadline* deadline) const;
+
+ private:
+  std::string path_;
+  std::optional<Xapian::Database> side_;
+  std::shared_ptr<const std::vector<Xapian::termcount>> lengths_;
+};
 
 }  // namespace abstracts::query
 
