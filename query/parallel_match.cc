@@ -90,7 +90,6 @@ std::optional<Ranking> ParallelMatch::top(const Xapian::Query& query, std::size_
   const ParallelPolicy policy = parallel_policy();
   const int cores = policy.cores > 0 ? policy.cores : static_cast<int>(std::thread::hardware_concurrency());
   if (!large_ || no_twin_ || InFlight::now() >= cores) return std::nullopt;
-  if (checks != nullptr && !checks->splittable()) return std::nullopt;
   // The helper gets the query as a string: a Query's reference counts are not
   // atomic, so no Query object may be shared between threads.
   std::string copy;
@@ -154,6 +153,7 @@ std::optional<Ranking> ParallelMatch::top(const Xapian::Query& query, std::size_
   helper.join();
   if (failed) std::rethrow_exception(failed);
   if (helper_failed) std::rethrow_exception(helper_failed);
+  if (checks != nullptr) checks->take_demoted(*helper_checks);
 
   split_matches.fetch_add(1, std::memory_order_relaxed);
   Ranking out{lower, {}};

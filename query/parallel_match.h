@@ -70,12 +70,13 @@ class ParallelMatch {
 
   // Hits first..first+count of `query` as Xapian's get_mset ranks them by
   // relevance (bm25(r)), then document number, over `db`, with `checks` (may
-  // be null) as the match decider. The count of the
+  // be null) as the match decider: the abstracts it demotes on either thread
+  // are its demoted() after. The count of the
   // matches (Ranking::matches) is the halves', each counting at least
   // `check_at_least` exactly, narrowed by the whole query's bounds: exact
   // wherever one match's is. nullopt when the match runs on one thread: a small
   // index, no core to spare, no second handle at `db`'s revision, no thread,
-  // `checks` with optional checks (PositionChecks::splittable()), or a query
+  // a query Xapian estimates at fewer than the policy's matches, or a query
   // Xapian cannot copy to another thread (one with a posting source of the
   // engine's other than a phrase's filter or a tiered word), or the tiered
   // words of a query without position checks (they skip most of their

@@ -631,10 +631,18 @@ void PositionChecks::check_optional_in_query(bool in_query) {
 std::unique_ptr<PositionChecks> PositionChecks::twin(const Xapian::Database& db,
                                                      const PositionValuesRef& values) const {
   auto out = std::make_unique<PositionChecks>(db);
-  for (const auto& c : checks_) {
-    out->defer(std::make_shared<PositionCheck>(static_cast<PositionFilter&>(*c).position_check().spellings(), values));
-  }
+  auto copy = [&](const std::unique_ptr<Xapian::PostingSource>& c) {
+    return std::make_shared<PositionCheck>(static_cast<PositionFilter&>(*c).position_check().spellings(), values);
+  };
+  for (const auto& c : checks_) out->defer(copy(c));
+  for (const auto& c : optional_) out->defer_optional(copy(c));
+  out->check_optional_in_query(optional_in_query_);
   return out;
+}
+
+void PositionChecks::take_demoted(PositionChecks& twin) {
+  demoted_.insert(demoted_.end(), twin.demoted_.begin(), twin.demoted_.end());
+  twin.demoted_.clear();
 }
 
 Xapian::Registry position_registry(const PositionValuesRef& values) {

@@ -139,13 +139,14 @@ class PositionChecks : public Xapian::MatchDecider {
   // Asked about abstracts that match the query, in increasing docid order.
   bool operator()(const Xapian::Document& doc) const override;
 
-  // For a match split over two threads (query/parallel_match.h). Whether
-  // another thread can check what this checks: not with optional checks,
-  // whose demoted abstracts this thread's ranking weighs again.
-  bool splittable() const { return optional_.empty(); }
-  // The same checks over `db`, another handle on the same index, for another
-  // thread, reading `values` (that thread's). Call it on this object's thread.
+  // For a match split over two threads (query/parallel_match.h): the same
+  // checks, required and optional, as they run now, over `db`, another handle
+  // on the same index, for the other thread, reading `values` (that thread's).
+  // Call it on this object's thread.
   std::unique_ptr<PositionChecks> twin(const Xapian::Database& db, const PositionValuesRef& values) const;
+  // Appends the abstracts `twin` demoted, all numbered above this one's (the
+  // upper half of the split), so the list stays in increasing order.
+  void take_demoted(PositionChecks& twin);
 
  private:
   // `check`'s filter over db_, marking it deferred; null if it stays in the query.

@@ -98,14 +98,20 @@ class DocumentList : public Xapian::PostingSource {
 // best ones without it (demoted). Every abstract ranked below the first pass's
 // last hit truly weighs less, so the hits are the first pass's and the
 // demoted, weighed again with the phrases checked in the query. A pass that
-// counts every match (`check_at_least`) checks them all in the query.
+// counts every match (`check_at_least`) checks them all in the query. With
+// `parallel` (may be null), each pass may be split over two threads, whose
+// halves demote what each refuses: the abstracts not demoted and not among
+// the first pass's hits weigh no more than its last, as on one thread.
 Ranking checked_mset(Xapian::Enquire& enquire, std::size_t from, std::size_t n, Xapian::doccount check_at_least,
-                     PositionChecks* checks) {
+                     PositionChecks* checks, ParallelMatch* parallel = nullptr) {
   auto get = [&](std::size_t first, std::size_t count, Xapian::doccount at_least) {
-    return enquire.get_mset(static_cast<Xapian::doccount>(first), static_cast<Xapian::doccount>(count), at_least,
-                            nullptr, checks);
+    if (parallel != nullptr) {
+      if (auto split = parallel->top(enquire.get_query(), first, count, at_least, checks)) return std::move(*split);
+    }
+    return as_ranking(enquire.get_mset(static_cast<Xapian::doccount>(first), static_cast<Xapian::doccount>(count),
+                                       at_least, nullptr, checks));
   };
-  if (checks == nullptr || !checks->has_optional()) return as_ranking(get(from, n, check_at_least));
+  if (checks == nullptr || !checks->has_optional()) return get(from, n, check_at_least);
   // While in scope: the optional checks run in the query's filters, and
   // `enquire` asks `query` (if given) instead of its own.
   struct Exactly {
@@ -124,24 +130,28 @@ Ranking checked_mset(Xapian::Enquire& enquire, std::size_t from, std::size_t n, 
   };
   if (check_at_least > 0) {
     Exactly exact(checks, enquire);
-    return as_ranking(get(from, n, check_at_least));
+    return get(from, n, check_at_least);
   }
   checks->clear_demoted();
-  Xapian::MSet first = get(0, from + n, 0);
+  Ranking first = get(0, from + n, 0);
   if (checks->demoted().empty()) {
-    Ranking out = as_ranking(first);
-    out.hits.erase(out.hits.begin(), out.hits.begin() + static_cast<long>(std::min(from, out.hits.size())));
-    return out;
+    first.hits.erase(first.hits.begin(), first.hits.begin() + static_cast<long>(std::min(from, first.hits.size())));
+    return first;
   }
   std::vector<Xapian::docid> docs = checks->demoted();
-  for (auto it = first.begin(); it != first.end(); ++it) docs.push_back(*it);
+  for (const auto& hit : first.hits) docs.push_back(*hit.it);
   std::sort(docs.begin(), docs.end());
   docs.erase(std::unique(docs.begin(), docs.end()), docs.end());
   Exactly exact(checks, enquire,
                 Xapian::Query(Xapian::Query::OP_FILTER, enquire.get_query(),
                               Xapian::Query((new DocumentList(std::move(docs)))->release())));
-  Ranking out = as_ranking(get(from, n, 0));
-  out.mset = std::move(first);  // its estimate of the matches: the second pass saw only the best
+  const std::size_t demoted = checks->demoted().size();
+  Ranking out = get(from, n, 0);
+  // Its estimate of the matches: the second pass saw only the best.
+  out.mset = std::move(first.mset);
+  out.matches = first.matches;
+  // A split pass counts what its halves let through; the demoted match too.
+  if (out.matches) out.matches->upper += static_cast<Xapian::doccount>(demoted);
   return out;
 }
 
@@ -155,10 +165,7 @@ Ranking fetch(Xapian::Enquire& enquire, std::size_t first, std::size_t count, Xa
               PositionChecks* checks, bool ties_by_id, ParallelMatch* parallel = nullptr) {
   // In relevance order (the split match's), unless order_ties_by_id() set another.
   auto mset = [&](std::size_t from, std::size_t n, bool by_relevance = true) {
-    if (parallel != nullptr && by_relevance) {
-      if (auto split = parallel->top(enquire.get_query(), from, n, check_at_least, checks)) return std::move(*split);
-    }
-    return checked_mset(enquire, from, n, check_at_least, checks);
+    return checked_mset(enquire, from, n, check_at_least, checks, by_relevance ? parallel : nullptr);
   };
   if (!ties_by_id) return mset(first, count);
   const std::size_t from = first > 0 ? first - 1 : 0;

@@ -93,7 +93,9 @@ class ParallelMatchTest : public ::testing::Test {
   }
 
   // Phrases of two and three words from each bundled abstract, alone, beside
-  // a word, in a NEAR group and under NOT: checks deferred and in the query.
+  // a word, in a NEAR group, under NOT and in a question (a phrase the query
+  // can match without, whose abstracts without it are demoted and weighed
+  // again): checks deferred, optional and in the query.
   static std::vector<std::string> phrases() {
     std::vector<std::string> out;
     for (const auto& text : texts_) {
@@ -116,7 +118,10 @@ class ParallelMatchTest : public ::testing::Test {
       out.push_back("\"" + words[8] + " " + words[9] + "\" " + words[11]);
       out.push_back(words[8] + " NEAR/4 " + words[10]);
       out.push_back(words[9] + " -\"" + words[10] + " " + words[11] + "\"");
+      out.push_back(words[2] + " " + words[4] + "-" + words[5] + " " + words[7] + " " + words[9] + " " + words[11]);
+      out.push_back(words[1] + " \"" + words[3] + " " + words[4] + "\" " + words[8] + " " + words[10]);
     }
+    out.push_back("sparse attention for serving \"large language models\" at scale");
     return out;
   }
 
@@ -228,7 +233,11 @@ TEST_F(ParallelMatchTest, PhrasesFindWhatOneThreadFinds) {
     const auto before = query::ParallelMatch::splits();
     std::size_t hits = 0;
     for (std::size_t i = 0; i < asked.size(); ++i) {
-      EXPECT_EQ(ask(asked[i]), one[i]) << asked[i];
+      std::string got = ask(asked[i]);
+      // An estimate may differ (a split pass of a phrase the query can match
+      // without counts less exactly); an exact count may not.
+      if (one[i].rfind("about\n", 0) == 0) got.replace(0, got.find('\n'), "about");
+      EXPECT_EQ(got, one[i]) << asked[i];
       hits += one[i].find(" 0x") != std::string::npos;
     }
     EXPECT_GT(hits, asked.size() / 2);
@@ -236,19 +245,19 @@ TEST_F(ParallelMatchTest, PhrasesFindWhatOneThreadFinds) {
   }
 }
 
-TEST_F(ParallelMatchTest, NoCoreToSpareOrAnOptionalPhraseMatchesOnOneThread) {
+TEST_F(ParallelMatchTest, NoCoreToSpareOrFewMatchesMatchOnOneThread) {
   const Index index = Index::open(*dir_ / "index");
   const std::string q = questions().front();
   query::set_parallel_policy({0, 1, 0});  // this search is the one core's
   auto before = query::ParallelMatch::splits();
   index.search(q);
   EXPECT_EQ(query::ParallelMatch::splits(), before);
-  query::set_parallel_policy({0, 64, 0});
-  before = query::ParallelMatch::splits();
-  index.search("sparse attention for serving \"large language models\" at scale");
-  // A phrase the query can match without: the abstracts it demotes are weighed
-  // again on this thread.
+  query::set_parallel_policy({0, 64, 100000});  // more matches than the index has abstracts
+  index.search(q);
   EXPECT_EQ(query::ParallelMatch::splits(), before);
+  query::set_parallel_policy({0, 64, 0});
+  index.search(q);
+  EXPECT_GT(query::ParallelMatch::splits(), before);
 }
 
 TEST_F(ParallelMatchTest, PastTheTimeLimitEitherHalfStopsTheSearch) {

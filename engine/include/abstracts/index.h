@@ -77,8 +77,8 @@ struct OpenOptions {
 // disturbs runs again on the index as it then is (for up to 10 s), so writers
 // never make a reader fail. Every call throws CorruptIndex if it meets damage.
 // On an index of 250,000 abstracts or more, a question's search (four words or
-// more) matches on two threads, its own and a helper with a second handle, while
-// fewer searches run in the process than the machine has cores.
+// more) or a phrase's matches on two threads, its own and a helper with a second
+// handle, while fewer searches run in the process than the machine has cores.
 class Index {
  public:
   // Opens the index in `dir`, or the cluster that the cluster file `dir` lists:
