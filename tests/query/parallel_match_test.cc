@@ -191,30 +191,11 @@ TEST_F(ParallelMatchTest, TopIsOneThreadsMatchTiesIncluded) {
   });
 }
 
-TEST_F(ParallelMatchTest, QuestionsFindWhatOneThreadFinds) {
-  const Index index = Index::open(*dir_ / "index");
-  const auto asked = questions();
-  ASSERT_GT(asked.size(), 40u);
-  for (const std::size_t count_up_to : {0, 10000}) {
-    SearchOptions options;
-    options.limit = 20;
-    options.count_matches_up_to = count_up_to;
-    std::vector<std::string> one;
-    query::set_parallel_policy({});
-    for (const auto& q : asked) one.push_back(seen(index.search(q, options)));
-    query::set_parallel_policy({0, 64, 0});
-    const auto before = query::ParallelMatch::splits();
-    for (std::size_t i = 0; i < asked.size(); ++i) EXPECT_EQ(seen(index.search(asked[i], options)), one[i]) << asked[i];
-    // Feedback's first pass and the final one, of most questions (one with a
-    // hyphenated word has a phrase to check, on one thread).
-    EXPECT_GE(query::ParallelMatch::splits() - before, asked.size());
-  }
-}
-
-TEST_F(ParallelMatchTest, PhrasesFindWhatOneThreadFinds) {
-  const Index index = Index::open(*dir_ / "index");
-  const auto asked = phrases();
-  ASSERT_GT(asked.size(), 200u);
+// Each of `asked` searched on one thread and then split, counting no matches
+// and then up to 10,000: the same answers, an estimate apart (a split pass of a
+// phrase the query can match without counts less exactly; an exact count may
+// not differ). Most must have hits, and each must split at least once.
+void expect_answers_of_one_thread(const Index& index, const std::vector<std::string>& asked) {
   for (const std::size_t count_up_to : {0, 10000}) {
     SearchOptions options;
     options.limit = 20;
@@ -234,15 +215,27 @@ TEST_F(ParallelMatchTest, PhrasesFindWhatOneThreadFinds) {
     std::size_t hits = 0;
     for (std::size_t i = 0; i < asked.size(); ++i) {
       std::string got = ask(asked[i]);
-      // An estimate may differ (a split pass of a phrase the query can match
-      // without counts less exactly); an exact count may not.
       if (one[i].rfind("about\n", 0) == 0) got.replace(0, got.find('\n'), "about");
       EXPECT_EQ(got, one[i]) << asked[i];
       hits += one[i].find(" 0x") != std::string::npos;
     }
     EXPECT_GT(hits, asked.size() / 2);
-    EXPECT_GE(query::ParallelMatch::splits() - before, asked.size() / 2);
+    EXPECT_GE(query::ParallelMatch::splits() - before, asked.size());
   }
+}
+
+TEST_F(ParallelMatchTest, QuestionsFindWhatOneThreadFinds) {
+  const Index index = Index::open(*dir_ / "index");
+  const auto asked = questions();
+  ASSERT_GT(asked.size(), 40u);
+  expect_answers_of_one_thread(index, asked);
+}
+
+TEST_F(ParallelMatchTest, PhrasesFindWhatOneThreadFinds) {
+  const Index index = Index::open(*dir_ / "index");
+  const auto asked = phrases();
+  ASSERT_GT(asked.size(), 200u);
+  expect_answers_of_one_thread(index, asked);
 }
 
 TEST_F(ParallelMatchTest, NoCoreToSpareOrFewMatchesMatchOnOneThread) {
