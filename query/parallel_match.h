@@ -76,11 +76,11 @@ class ParallelMatch {
   // `check_at_least` exactly, narrowed by the whole query's bounds: exact
   // wherever one match's is. nullopt when the match runs on one thread: a small
   // index, no core to spare, no second handle at `db`'s revision, no thread,
-  // a query Xapian estimates at fewer than the policy's matches, or a query
+  // a query Xapian estimates at fewer than the policy's matches, a query
   // Xapian cannot copy to another thread (one with a posting source of the
-  // engine's other than a phrase's filter or a tiered word), or the tiered
-  // words of a query without position checks (they skip most of their
-  // postings: one thread matches them fast). Throws what get_mset throws, on either thread
+  // engine's other than a phrase's filter or a tiered word), or tiered words
+  // without position checks (they skip most of their postings: one thread
+  // matches them fast). Throws what get_mset throws, on either thread
   // (QueryError past the time limit or the position budget, Xapian's errors).
   // Some hits read through a second handle, which this object keeps: they
   // must not outlive it.
