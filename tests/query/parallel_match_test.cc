@@ -6,7 +6,6 @@
 // 250,000 abstracts whole. The index has impact tiers, as large ones do.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <random>
@@ -101,17 +100,18 @@ class ParallelMatchTest : public ::testing::Test {
     for (const auto& text : texts_) {
       std::vector<std::string> words;
       std::string word;
+      bool plain = true;  // no digit or sign in it (else left out)
       for (char c : text + " ") {
-        if (std::isalpha(static_cast<unsigned char>(c))) {
-          word += c;
-        } else if (c == ' ') {
-          if (word.size() > 3) words.push_back(word);
+        if (c == ' ') {
+          if (plain && word.size() > 3) words.push_back(word);
           word.clear();
+          plain = true;
+        } else if (std::isalpha(static_cast<unsigned char>(c))) {
+          word += c;
         } else {
-          word = "-";  // a word with a digit or a sign in it: left out
+          plain = false;
         }
       }
-      words.erase(std::remove(words.begin(), words.end(), "-"), words.end());
       if (words.size() < 12) continue;
       out.push_back("\"" + words[3] + " " + words[4] + " " + words[5] + "\"");
       out.push_back("\"" + words[6] + " " + words[7] + "\"");
