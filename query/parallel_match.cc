@@ -98,8 +98,7 @@ std::optional<Ranking> ParallelMatch::top(const Xapian::Query& query, std::size_
   } catch (const Xapian::Error&) {
     return std::nullopt;  // a posting source that cannot be serialised
   }
-  // (A serialised posting source is named, as its class's name() says.)
-  const bool tiered = copy.find("abstracts.TieredWord") != std::string::npos;
+  const bool tiered = copy.find(kTieredWordName) != std::string::npos;
   if (tiered && checks == nullptr) return std::nullopt;  // words alone skip most postings: fast on one thread
   // The whole query's bounds on its matches, read without a match.
   Xapian::Enquire whole(db_);

@@ -104,14 +104,14 @@ class DocumentList : public Xapian::PostingSource {
 // the first pass's hits weigh no more than its last, as on one thread.
 Ranking checked_mset(Xapian::Enquire& enquire, std::size_t from, std::size_t n, Xapian::doccount check_at_least,
                      PositionChecks* checks, ParallelMatch* parallel = nullptr) {
-  auto get = [&](std::size_t first, std::size_t count, Xapian::doccount at_least) {
-    if (parallel != nullptr) {
-      if (auto split = parallel->top(enquire.get_query(), first, count, at_least, checks)) return std::move(*split);
+  auto get = [&](std::size_t first, std::size_t count, Xapian::doccount at_least, ParallelMatch* split_by) {
+    if (split_by != nullptr) {
+      if (auto split = split_by->top(enquire.get_query(), first, count, at_least, checks)) return std::move(*split);
     }
     return as_ranking(enquire.get_mset(static_cast<Xapian::doccount>(first), static_cast<Xapian::doccount>(count),
                                        at_least, nullptr, checks));
   };
-  if (checks == nullptr || !checks->has_optional()) return get(from, n, check_at_least);
+  if (checks == nullptr || !checks->has_optional()) return get(from, n, check_at_least, parallel);
   // While in scope: the optional checks run in the query's filters, and
   // `enquire` asks `query` (if given) instead of its own.
   struct Exactly {
@@ -130,10 +130,10 @@ Ranking checked_mset(Xapian::Enquire& enquire, std::size_t from, std::size_t n, 
   };
   if (check_at_least > 0) {
     Exactly exact(checks, enquire);
-    return get(from, n, check_at_least);
+    return get(from, n, check_at_least, parallel);
   }
   checks->clear_demoted();
-  Ranking first = get(0, from + n, 0);
+  Ranking first = get(0, from + n, 0, parallel);
   if (checks->demoted().empty()) {
     first.hits.erase(first.hits.begin(), first.hits.begin() + static_cast<long>(std::min(from, first.hits.size())));
     return first;
@@ -146,7 +146,8 @@ Ranking checked_mset(Xapian::Enquire& enquire, std::size_t from, std::size_t n, 
                 Xapian::Query(Xapian::Query::OP_FILTER, enquire.get_query(),
                               Xapian::Query((new DocumentList(std::move(docs)))->release())));
   const std::size_t demoted = checks->demoted().size();
-  Ranking out = get(from, n, 0);
+  // A few abstracts, on this thread (a list of them is no query to copy).
+  Ranking out = get(from, n, 0, nullptr);
   // Its estimate of the matches: the second pass saw only the best.
   out.mset = std::move(first.mset);
   out.matches = first.matches;

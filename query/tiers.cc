@@ -57,7 +57,7 @@ class TieredWord : public Xapian::PostingSource {
   // A copy for another thread (query/parallel_match.h): the word and its
   // numbers, to the bit ("%a"); the side database and lengths are the
   // prototype's there (TierCopies).
-  std::string name() const override { return "abstracts.TieredWord"; }
+  std::string name() const override { return std::string(kTieredWordName); }
   std::string serialise() const override {
     std::string out;
     for (double d : {bm25_.k1, bm25_.b, bm25_.len_factor, termweight_, bounds_.first, bounds_.second, bounds_.rest}) {

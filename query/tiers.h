@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <xapian.h>
@@ -32,6 +33,10 @@ Xapian::Query with_tiers(const std::filesystem::path& dir, const Xapian::Databas
                          const RankingOptions& r, const Deadline* deadline);
 
 inline constexpr std::size_t kMostTieredWords = 3;
+
+// The name a tiered word is serialised under (Xapian::PostingSource::name()),
+// which a serialised query holds once for each.
+inline constexpr std::string_view kTieredWordName = "abstracts.TieredWord";
 
 // What tiered words copied to another thread (Query::serialise, for
 // query/parallel_match.h) are read back with: words that walk their tiers
