@@ -17,11 +17,14 @@
 #include "abstracts/error.h"
 #include "abstracts/index.h"
 #include "abstracts/writer.h"
+#include "engine/analysis/analyzer.h"
 #include "engine/layout.h"
 #include "engine/schema.h"
 #include "indexer/tiers.h"
 #include "query/database_pool.h"
 #include "query/parallel_match.h"
+#include "query/parser.h"
+#include "query/positional.h"
 #include "query/ranking.h"
 #include "tests/support/corpus.h"
 #include "tests/support/test_support.h"
@@ -251,6 +254,54 @@ TEST_F(ParallelMatchTest, NoCoreToSpareOrFewMatchesMatchOnOneThread) {
   query::set_parallel_policy({0, 64, 0});
   index.search(q);
   EXPECT_GT(query::ParallelMatch::splits(), before);
+}
+
+// A hostile phrase query, split: the position budget is the search's on both
+// threads, so it stops a split search as it stops one thread's, with the same
+// QueryError, and neither thread goes on past it.
+TEST_F(ParallelMatchTest, PastThePositionBudgetEitherHalfStopsTheSearch) {
+  query::DatabasePool pool(*dir_ / "index");
+  pool.with_db([&](Xapian::Database& db, const compression::Decompressor&) {
+    // Counting every match checks every abstract with the phrase's words. (In
+    // Xapian's order: ties ordered by id would be a second pass, on one thread.)
+    auto search = [&](query::PositionBudget& budget) {
+      const RankingOptions r;
+      query::ParallelMatch parallel(pool, db, r, nullptr, &budget);
+      query::ParserContext context;
+      context.db = &db;
+      context.position_budget = &budget;
+      query::Parser parser(analysis::thread_analyzer(), context);
+      query::PositionChecks checks(db);
+      const Xapian::Query asked = parser.parse("\"language models\"", nullptr, &checks);
+      Xapian::Enquire enquire(db);
+      enquire.set_query(asked);
+      enquire.set_weighting_scheme(query::bm25(r));
+      return query::best_hits(db, enquire, asked, query::count_user_words(asked), r, 0, 10, &checks,
+                              db.get_doccount(), false, nullptr, &parallel);
+    };
+    query::PositionBudget one;  // the checks one thread makes
+    query::set_parallel_policy({});
+    EXPECT_FALSE(search(one).hits.empty());
+    ASSERT_GT(one.spent(), 20u);
+    query::set_parallel_policy({0, 64, 0});
+    query::PositionBudget enough;
+    const auto before = query::ParallelMatch::splits();
+    EXPECT_FALSE(search(enough).hits.empty());
+    EXPECT_GT(query::ParallelMatch::splits(), before);
+    // Less than the two halves need together, more than either needs alone.
+    query::PositionBudget small(one.spent() * 3 / 4);
+    try {
+      search(small);
+      ADD_FAILURE() << "the split search went past its budget of " << small.limit() << " checks";
+    } catch (const QueryError& e) {
+      EXPECT_NE(std::string(e.what()).find("need more than " + std::to_string(small.limit()) + " checks"),
+                std::string::npos)
+          << e.what();
+    }
+    // Each thread stops at its first check past the limit.
+    EXPECT_GT(small.spent(), small.limit());
+    EXPECT_LE(small.spent(), small.limit() + 2);
+  });
 }
 
 TEST_F(ParallelMatchTest, PastTheTimeLimitEitherHalfStopsTheSearch) {
