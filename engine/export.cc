@@ -77,10 +77,25 @@ std::string bibtex_name_part(std::string_view part) {
   return splits_name(part) ? "{" + escaped + "}" : escaped;
 }
 
-// "Family, Given" for BibTeX's author list; a name of one part (an organisation,
-// "IEEE", "The ATLAS Collaboration") in braces, so no style splits it.
+// The name of an author who has one (an organisation, "IEEE", "Plato"): the
+// family name, or the given name if that is all there is; every format writes
+// it whole, as a family name. Null for a name of two parts.
+const std::string* one_name(const Author& author) {
+  if (author.given.empty()) return &author.family;
+  if (author.family.empty()) return &author.given;
+  return nullptr;
+}
+
+// "Family, Given" for BibTeX's author list, and "Family, Jr, Given" for given
+// names that end with a suffix ("John, Jr."); a name of one part in braces, so
+// no style splits it.
 std::string bibtex_name(const Author& author) {
-  if (author.given.empty()) return "{" + bibtex_escape(author.family) + "}";
+  if (const std::string* name = one_name(author)) return "{" + bibtex_escape(*name) + "}";
+  if (const auto comma = author.given.rfind(", "); comma != std::string::npos) {
+    return bibtex_name_part(author.family) + ", " +
+           bibtex_name_part(std::string_view(author.given).substr(comma + 2)) + ", " +
+           bibtex_name_part(std::string_view(author.given).substr(0, comma));
+  }
   return bibtex_name_part(author.family) + ", " + bibtex_name_part(author.given);
 }
 
@@ -355,11 +370,19 @@ std::string bibtex_entry(const Abstract& a, std::string_view key, std::string_vi
   return out;
 }
 
+// "Family, Given" ("Smith, John, Jr." is RIS's "Last, First, Suffix"); a name
+// of one part ends with its comma ("The ATLAS Collaboration,"), which tells
+// EndNote, Zotero and `abstracts index` that the whole is a family name. A
+// family name with a comma of its own is in braces, where abstracts (which
+// reads LaTeX in every format) splits no name at it; Zotero and bibutils split
+// such a name at its first comma whatever the form.
 std::string ris_name(const Author& author) {
-  // "Family, Given"; a name of one part ("The ATLAS Collaboration") keeps its
-  // comma, which says the whole is a family name.
-  return latex_safe(author.family) + "," +
-         (author.given.empty() ? "" : " " + latex_safe(author.given));
+  auto family = [](const std::string& name) {
+    const std::string text = latex_safe(name);
+    return name.find(',') == std::string::npos ? text : "{" + text + "}";
+  };
+  if (const std::string* name = one_name(author)) return family(*name) + ",";
+  return family(author.family) + ", " + latex_safe(author.given);
 }
 
 std::string ris_record(const Abstract& a, std::string_view key, std::string_view location) {
@@ -448,9 +471,10 @@ std::string csl_json_item(const Abstract& a, std::string_view key, std::string_v
   auto names = [](const std::vector<Author>& list) {
     Json out = Json::array();
     for (const auto& author : list) {
-      out.push_back(author.given.empty() ? Json{{"literal", latex_safe(author.family)}}
-                                         : Json{{"family", latex_safe(author.family)},
-                                                {"given", latex_safe(author.given)}});
+      const std::string* name = one_name(author);
+      out.push_back(name != nullptr ? Json{{"literal", latex_safe(*name)}}
+                                    : Json{{"family", latex_safe(author.family)},
+                                           {"given", latex_safe(author.given)}});
     }
     return out;
   };

@@ -77,6 +77,8 @@ Abstract make_abstract(const Record& record, const std::string& source, const st
   for (auto& author : a.authors) {
     author.family = display_text(author.family);
     author.given = display_text(author.given);
+    // ", Plato" (BibTeX, RIS): a given name alone is the one name, the family name.
+    if (author.family.empty()) std::swap(author.family, author.given);
   }
   // "AU  - et al." (Cochrane), "and others" (BibTeX), and a name of LaTeX that
   // shows nothing ("{\relax}"): no one's name.
@@ -99,6 +101,7 @@ Abstract make_abstract(const Record& record, const std::string& source, const st
   for (auto& editor : a.editors) {
     editor.family = display_text(editor.family);
     editor.given = display_text(editor.given);
+    if (editor.family.empty()) std::swap(editor.family, editor.given);
   }
   a.source = source;
   a.line = record.line;

@@ -78,6 +78,26 @@ std::string organisation(std::string_view name) {
   return std::string(name);
 }
 
+// Where a name's "Last, First" comma is: its first comma outside braces, as in
+// BibTeX ("{University of California, Berkeley}," is one name, as `abstracts
+// export` writes it to RIS); the first comma at all if a brace is left open.
+std::size_t first_comma(std::string_view name) {
+  int depth = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c == '\\') {
+      ++i;  // "\{", "\,": an escaped character
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}' && depth > 0) {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      return i;
+    }
+  }
+  return depth == 0 ? std::string_view::npos : name.find(',');
+}
+
 int number(std::string_view s) {
   int n = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
@@ -291,7 +311,7 @@ int month_number(std::string_view name) {
 
 Author parse_name(std::string_view name) {
   name = trim(name, kSpaceAndLineBreaks);
-  if (const auto comma = name.find(','); comma != std::string_view::npos) {
+  if (const auto comma = first_comma(name); comma != std::string_view::npos) {
     // "Last, First" or "Last, Jr., First".
     Author a{std::string(trim(name.substr(0, comma), kSpaceAndLineBreaks)),
              std::string(trim(name.substr(comma + 1), kSpaceAndLineBreaks))};

@@ -10,7 +10,8 @@
 
 namespace abstracts::indexer {
 
-// One name as written: "Last, First" ("Berger, E. L.", "van der Berg, Jan"), or
+// One name as written: "Last, First" ("Berger, E. L.", "van der Berg, Jan"; a
+// comma in braces splits nothing: "{University of California, Berkeley},"), or
 // "First von Last" ("E. L. Berger", "Jan van der Berg": the lower-case words
 // before the last belong to the family name, as BibTeX reads them); a trailing
 // "Jr.", "Sr.", "II", "III" or "IV" stays with the given names. A single word

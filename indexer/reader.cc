@@ -342,8 +342,33 @@ void openalex(Json j, Record& r) {
   if (r.fields.doi.empty() && r.fields.pmid.empty()) r.fields.id = last_segment(text_of(j, "id"));
 }
 
-// CSL-JSON (Zotero, Better CSL JSON, Manubot): "author" [{family, given} or
-// {literal}], "issued" {"date-parts": [[y, m, d]]}, "container-title", "DOI",
+// A CSL-JSON name: "family" (after its particles, as pandoc and citeproc
+// write them: "van der" + "Berg") and "given" (with its "suffix": "John, Jr.");
+// else "literal", one name kept whole as a family name (an institution's, or a
+// name the source left unsplit, as Zotero's one-field names); else "given"
+// alone ("Plato"), the one name there is, as the family name.
+Author csl_name(Json a) {
+  std::string family;
+  for (const char* part : {"dropping-particle", "non-dropping-particle", "family"}) {
+    const std::string text = text_of(a, part);
+    if (text.empty()) continue;
+    // "d'" + "Enterria": an apostrophe ends a particle without a space.
+    const bool joined = family.empty() || family.ends_with('\'') || family.ends_with("\u2019");
+    family += (joined ? "" : " ") + text;
+  }
+  std::string given = text_of(a, "given");
+  if (family.empty()) {
+    std::string literal = text_of(a, "literal");
+    return {literal.empty() ? std::move(given) : std::move(literal), {}};
+  }
+  if (const std::string suffix = text_of(a, "suffix"); !suffix.empty()) {
+    given += (given.empty() ? "" : ", ") + suffix;
+  }
+  return {std::move(family), std::move(given)};
+}
+
+// CSL-JSON (Zotero, Better CSL JSON, Manubot): "author" (csl_name()),
+// "issued" {"date-parts": [[y, m, d]]}, "container-title", "DOI",
 // "PMID", "keyword", and HTML in "abstract". Manubot keeps the paper's own id
 // in "note" ("standard_id: arxiv:1106.5730").
 void csl(Json j, Record& r) {
@@ -372,12 +397,8 @@ void csl(Json j, Record& r) {
   if (const auto authors = find_array(j, "author")) {
     for (const Json a : *authors) {
       if (!a.is_object()) continue;
-      const std::string family = text_of(a, "family"), literal = text_of(a, "literal");
-      if (!family.empty()) {
-        add_author(r.fields, [&] { return Author{family, text_of(a, "given")}; });
-      } else if (!literal.empty()) {
-        add_author(r.fields, [&] { return parse_name(literal); });
-      }
+      Author name = csl_name(a);
+      if (!name.family.empty()) add_author(r.fields, [&] { return std::move(name); });
     }
   }
   if (const auto issued = find_object(j, "issued")) {

@@ -303,17 +303,19 @@ std::string names_of(const std::vector<Author>& list) {
   return out;
 }
 
-// RIS cannot mark a name as an organisation's: bibutils splits "The BABAR
-// Collaboration" into given and family names, which are compared joined.
+// RIS cannot mark a name of one part (an organisation's, a CSL literal) for
+// bibutils, which splits "The BABAR Collaboration" into given and family names:
+// they are compared joined.
 json joined_organisations(json read, const std::vector<Author>& list) {
   if (read.size() != list.size()) return read;
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (!list[i].given.empty()) continue;
     const std::string given = read[i][1].get<std::string>(), family = read[i][0].get<std::string>();
     std::string name = given.empty() ? family : given + " " + family;
-    // All capitals are initials to bibutils ("PHENIX" -> "P H E N I X").
+    // All capitals are initials to bibutils ("PHENIX" -> "P H E N I X"), and it
+    // drops an initial's dot (a CSL literal "David M. Blei" -> "David M" "Blei").
     auto no_spaces = [](std::string t) {
-      std::erase(t, ' ');
+      std::erase_if(t, [](char c) { return c == ' ' || c == '.'; });
       return t;
     };
     if (no_spaces(name) == no_spaces(list[i].family)) name = list[i].family;
