@@ -23,7 +23,8 @@ void add_vectors_command(CLI::App& app, Context& ctx, int& status) {
       ->check(CLI::ExistingFile);
   build->add_option("--max-training", args->options.max_training_abstracts,
                     "Learn from at most this many abstracts, spread over the index (0: all)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   build->add_option("--epochs", args->options.epochs, "fastText's passes over the text")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
@@ -31,8 +32,8 @@ void add_vectors_command(CLI::App& app, Context& ctx, int& status) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
   build->add_option("--buckets", args->options.buckets,
-                    "fastText's buckets of word pieces; memory while learning is about "
-                    "(words + buckets) x dimensions x 4 bytes")
+                    "fastText's buckets of word pieces (0: whole words only); memory while learning is "
+                    "about (words + buckets) x dimensions x 4 bytes")
       ->capture_default_str()
       ->check(CLI::Range(0, 100000000));
   build->add_flag("--json", args->json, "Print what was done as one JSON object");

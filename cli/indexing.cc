@@ -167,9 +167,13 @@ std::size_t run(const Context& ctx, const IndexRequest& request, bool demo) {
     }
     if (demo) paths = {ctx.corpus_dir()};
     if (paths.empty() && writer->sources().empty()) {
-      if (!ctx.index_is_default()) {
-        throw Error("nothing to index: " + dir.string() + " has no sources yet",
-                    "give the files or folders to index: `abstracts --index " + dir.string() + " index PATH...`");
+      // The demo corpus goes into a new default index only: one whose sources
+      // were forgotten is the user's, and stays empty until given some.
+      if (!ctx.index_is_default() || !first_run) {
+        throw Error("nothing to index: " + dir.string() + " has no sources" + (first_run ? " yet" : ""),
+                    "give the files or folders to index: `abstracts" +
+                        (ctx.index_is_default() ? std::string() : " --index " + dir.string()) +
+                        " index PATH...`; the bundled demo corpus is at " + ctx.corpus_dir().string());
       }
       paths = {ctx.corpus_dir()};
       options.demo = true;

@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <random>
 #include <string_view>
 
 #include "abstracts/error.h"
@@ -165,17 +164,25 @@ void remove_stale(const fs::path& dir) {
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     std::string name = entry.path().filename().string();
     bool stale_generation = !current.empty() && name.rfind(kGenerationPrefix, 0) == 0 && name != current;
-    if (stale_generation || name.rfind(kTempPrefix, 0) == 0) fs::remove_all(entry.path(), ec);
+    // A temporary folder being made has a '.' before its name (scratch::Folder::make).
+    const bool temporary = std::string_view(name).substr(name.starts_with('.') ? 1 : 0).starts_with(kTempPrefix);
+    if (stale_generation || temporary) fs::remove_all(entry.path(), ec);
   }
 }
 
-fs::path make_temp_dir(const fs::path& dir) {
-  std::random_device rd;
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    fs::path p = dir / (std::string(kTempPrefix) + std::to_string(rd()));
-    if (fs::create_directory(p)) return p;
+scratch::Folder make_temp_dir(const fs::path& dir) {
+  return scratch::Folder::make(dir, kTempPrefix, "make room on the disk of " + dir.string());
+}
+
+scratch::Folder new_generation(const fs::path& dir) {
+  const fs::path path = next_generation(dir);
+  std::error_code ec;
+  fs::remove_all(path, ec);  // a crash's, never published
+  if (::mkdir(path.c_str(), 0700) != 0) {
+    throw Error("cannot make " + path.string() + ": " + std::strerror(errno),
+                "make room on the disk of " + dir.string());
   }
-  throw Error("cannot create a temporary directory in " + dir.string());
+  return scratch::Folder(path);
 }
 
 WriterLock::WriterLock(const fs::path& dir) {

@@ -3,7 +3,7 @@
 //   INDEX/XAPIANDB       Xapian stub file naming the current generation ("glass gen-000002")
 //   INDEX/gen-000002/    the current Xapian glass database
 //   INDEX/writer.lock    held (an open-file-description lock) by the one Writer
-//   INDEX/tmp-*/         a bulk build in progress (shards), removed when done or on the next open
+//   INDEX/tmp-*/         scratch (a bulk build's shards), removed when done or on the next open
 //
 // Xapian opens INDEX itself through the stub, so `xapian-delve INDEX` works.
 // A bulk build writes a whole new generation beside the current one and then
@@ -18,6 +18,8 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+
+#include "engine/scratch.h"
 
 namespace abstracts::layout {
 
@@ -64,8 +66,14 @@ std::string shown(std::string_view text);
 // Throws CorruptIndex, removing nothing, if the stub names no generation.
 void remove_stale(const std::filesystem::path& dir);
 
-// A fresh directory for a bulk build's shards, inside `dir`.
-std::filesystem::path make_temp_dir(const std::filesystem::path& dir);
+// A fresh private directory inside `dir` for scratch (a bulk build's shards),
+// removed with the object, or on a signal that ends the process; a crash's is
+// removed by the next remove_stale().
+scratch::Folder make_temp_dir(const std::filesystem::path& dir);
+
+// The directory of the next generation, made (empty, private) and guarded as
+// scratch until released by the caller, who then publishes it.
+scratch::Folder new_generation(const std::filesystem::path& dir);
 
 // The writer lock of an index directory: held from construction to destruction.
 // Throws IndexLocked if another Writer (in any process) holds it.

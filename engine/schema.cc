@@ -271,7 +271,7 @@ Abstract decode(std::string_view data, bool* title_in_text) {
 
 std::string encode(const FileState& s) {
   std::string out = std::to_string(s.size) + " " + std::to_string(s.mtime_ns) + " " +
-                    std::to_string(s.hash) + " " + std::to_string(s.abstracts);
+                    std::to_string(s.hash) + " " + std::to_string(s.abstracts) + " " + std::to_string(s.rejected);
   for (const auto& source : s.sources) out += kSep + source;
   return out;
 }
@@ -279,8 +279,10 @@ std::string encode(const FileState& s) {
 bool decode(std::string_view data, FileState& s) {
   const auto fields = split(data, kSep);
   s.sources.assign(fields.begin() + 1, fields.end());
-  return std::sscanf(std::string(fields[0]).c_str(), "%llu %lld %llu %llu", &s.size, &s.mtime_ns,
-                     &s.hash, &s.abstracts) == 4;
+  s.rejected = 0;  // a state written before it was kept: none
+  const int read = std::sscanf(std::string(fields[0]).c_str(), "%llu %lld %llu %llu %llu", &s.size, &s.mtime_ns,
+                               &s.hash, &s.abstracts, &s.rejected);
+  return read == 4 || read == 5;
 }
 
 }  // namespace abstracts::schema

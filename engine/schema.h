@@ -219,6 +219,9 @@ struct FileState {
   long long mtime_ns = 0;
   unsigned long long hash = 0;  // XXH3-64 of the file's bytes
   unsigned long long abstracts = 0;
+  // Records left out as unreadable (FileReport::rejected): a strict run reads
+  // the file again, unchanged or not, and fails it.
+  unsigned long long rejected = 0;
   // The sources (abstracts/source.h: absolute paths) whose walks yield the file:
   // it leaves the index when none does any more.
   std::vector<std::string> sources;

@@ -282,14 +282,8 @@ std::unordered_map<std::string, std::size_t> merge_same_papers(std::vector<Xapia
 BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& files, const IndexOptions& options,
                            const Shard& shard, const std::function<void(const InputError&)>& fail,
                            Xapian::doccount part_abstracts, const OpenReader& open) {
-  const fs::path tmp = layout::make_temp_dir(dir);
-  struct Cleanup {
-    fs::path path;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(path, ec);
-    }
-  } cleanup{tmp};
+  const scratch::Folder scratch = layout::make_temp_dir(dir);
+  const fs::path& tmp = scratch.path();
 
   unsigned threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::unique_ptr<ShardWorker>> workers;
@@ -377,6 +371,7 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
       progress.bytes_done += state.size;
       state.hash = hash.get();
       state.abstracts = count;
+      state.rejected = reader->rejected();
       indexed.emplace_back(abs, state);
       FileReport& report = reports.emplace_back();
       report.path = abs;
@@ -446,7 +441,8 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
 
     Xapian::Database shards;
     for (const auto& p : paths) shards.add_database(Xapian::Database(p.string()));
-    const fs::path generation = layout::next_generation(dir);
+    scratch::Folder building = layout::new_generation(dir);
+    const fs::path generation = building.path();
     shards.compact(generation.string());
 
     Xapian::WritableDatabase fresh(generation.string(), Xapian::DB_OPEN);
@@ -455,6 +451,7 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
     if (!dictionary->empty()) fresh.set_metadata(std::string(schema::kDictionaryKey), *dictionary);
     for (const auto& [abs, state] : indexed) fresh.set_metadata(schema::file_key(abs), schema::encode(state));
     fresh.commit();
+    building.release();  // a signal from here on leaves it to the next remove_stale()
     layout::publish(dir, generation);
     if (options.on_file) {
       for (const auto& report : reports) options.on_file(report);

@@ -45,6 +45,7 @@ std::optional<schema::FileState> unchanged(Xapian::WritableDatabase& db, const f
   if (!known || before.size != now.size || before.hash != now.hash) return std::nullopt;
   if (before.mtime_ns != now.mtime_ns) {
     now.abstracts = before.abstracts;
+    now.rejected = before.rejected;
     db.set_metadata(schema::file_key(abs), schema::encode(now));
     db.commit();
   }

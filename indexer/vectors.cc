@@ -81,6 +81,16 @@ void TrainingText::close() {
   if (failed) throw Error("cannot write " + path_.string());
 }
 
+namespace {
+
+Error too_little_text(const TrainingText& text) {
+  return Error("too little text to learn vectors from: no word comes twice in the " +
+                   std::to_string(text.abstracts()) + (text.abstracts() == 1 ? " abstract" : " abstracts") + " read",
+               "index more abstracts, or learn from a larger corpus (--train-on FILE)");
+}
+
+}  // namespace
+
 WordVectors learn_word_vectors(const TrainingText& text, const VectorsOptions& options, float a) {
   fasttext::Args args;
   args.input = text.path().string();
@@ -88,8 +98,10 @@ WordVectors learn_word_vectors(const TrainingText& text, const VectorsOptions& o
   args.dim = static_cast<int>(options.dimensions);
   args.epoch = static_cast<int>(options.epochs);
   args.minCount = 2;
-  args.minn = 3;
-  args.maxn = 6;
+  // No buckets: whole words only (fastText hashes word pieces into buckets,
+  // modulo their number, so pieces without buckets would divide by zero).
+  args.minn = options.buckets == 0 ? 0 : 3;
+  args.maxn = options.buckets == 0 ? 0 : 6;
   args.bucket = static_cast<int>(options.buckets);
   args.thread = static_cast<int>(options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
   args.verbose = 0;
@@ -97,10 +109,7 @@ WordVectors learn_word_vectors(const TrainingText& text, const VectorsOptions& o
   try {
     model.train(args);
   } catch (const std::invalid_argument&) {  // fastText's "Empty vocabulary", its only one here
-    throw Error("too little text to learn vectors from: no word comes twice in the " +
-                    std::to_string(text.abstracts()) + (text.abstracts() == 1 ? " abstract" : " abstracts") +
-                    " read",
-                "index more abstracts, or learn from a larger corpus (--train-on FILE)");
+    throw too_little_text(text);
   }
   const auto dict = model.getDictionary();
   const std::vector<int64_t> counts = dict->getCounts(fasttext::entry_type::word);
@@ -117,6 +126,9 @@ WordVectors learn_word_vectors(const TrainingText& text, const VectorsOptions& o
     w.v.assign(v.data(), v.data() + v.size());
     out.emplace(word, std::move(w));
   }
+  // Of two abstracts with no word in common, fastText learns the end of a line
+  // alone (it comes twice): no word, and no abstract would get a vector.
+  if (out.empty()) throw too_little_text(text);
   return out;
 }
 

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <set>
 #include <thread>
 #include <unordered_set>
+#include <utility>
 #include <xapian.h>
 
 #include "abstracts/error.h"
@@ -83,9 +85,36 @@ struct Writer::Impl {
     embedder = vectors::Embedder::load(db);
   }
 
+  // What the files of a run came to, told to `on_committed` once the commit
+  // that makes them durable is done: no file is said to be indexed (or
+  // removed) that a crash could still lose. Set for a run by Reporting.
+  std::function<void(const FileReport&)> on_committed;
+  std::vector<FileReport> unreported;
+
+  void tell(FileReport report) {
+    if (on_committed) unreported.push_back(std::move(report));
+  }
+
+  // For one run: its reports go to `on_file` as commits make them durable; those
+  // of a run that fails before its commit are never told.
+  struct Reporting {
+    Reporting(Impl& impl, const std::function<void(const FileReport&)>& on_file) : impl(impl) {
+      impl.on_committed = on_file;
+      impl.unreported.clear();
+    }
+    ~Reporting() {
+      impl.on_committed = nullptr;
+      impl.unreported.clear();
+    }
+    Reporting(const Reporting&) = delete;
+    Reporting& operator=(const Reporting&) = delete;
+    Impl& impl;
+  };
+
   void commit() {
     db.commit();
     last_commit = std::chrono::steady_clock::now();
+    for (const FileReport& r : std::exchange(unreported, {})) on_committed(r);
   }
 
   void commit_if_due() {
@@ -127,7 +156,9 @@ struct Writer::Impl {
       now = indexer::file_state(file);
       schema::FileState before;
       if (schema::decode(db.get_metadata(schema::file_key(abs)), before)) now.sources = before.sources;
-    } else if (auto before = indexer::unchanged(db, file, abs, now)) {
+    } else if (auto before = indexer::unchanged(db, file, abs, now); before && !(options.strict && before->rejected != 0)) {
+      // A file that lost records to a lenient run is read again by a strict
+      // one, which fails it as a first strict run would.
       report.status = FileReport::Status::kUnchanged;
       report.abstracts = before->abstracts;
       return report;
@@ -153,6 +184,7 @@ struct Writer::Impl {
     report.rejected = reader->rejected();
     indexer::warn_skipped(*reader, file, options.on_warning);
     report.abstracts = now.abstracts = records.size();
+    now.rejected = report.rejected;
 
     db.begin_transaction(false);
     try {
@@ -198,6 +230,7 @@ struct Writer::Impl {
     report.rejected = reader->rejected();
     indexer::warn_skipped(*reader, file, options.on_warning);
     now.abstracts = report.abstracts;
+    now.rejected = report.rejected;
     copy.set_metadata(schema::file_key(abs), schema::encode(now));
     report.removed = gone(copy, std::move(before));
     publish(next);
@@ -207,7 +240,7 @@ struct Writer::Impl {
   // A copy of the current generation (Xapian compaction, so the document
   // numbers stay) to write into, published by publish() or else removed.
   struct NextGeneration {
-    explicit NextGeneration(const fs::path& dir) : path(layout::next_generation(dir)) {
+    explicit NextGeneration(const fs::path& dir) : building(layout::new_generation(dir)), path(building.path()) {
       Xapian::Database(layout::current_generation(dir).string(), Xapian::DB_BACKEND_GLASS)
           .compact(path.string(), Xapian::DBCOMPACT_NO_RENUMBER);
       db = Xapian::WritableDatabase(path.string(), Xapian::DB_OPEN | Xapian::DB_BACKEND_GLASS);
@@ -219,8 +252,12 @@ struct Writer::Impl {
       if (fs::exists(graph, ec)) fs::create_hard_link(graph, neighbours::graph_path(path), ec);
     }
     ~NextGeneration() {
-      std::error_code ec;
-      if (!published) fs::remove_all(path, ec);
+      // Closed first: the files of a database still open keep their room on
+      // the disk (a full one) until closed.
+      try {
+        if (!published) db.close();
+      } catch (const Xapian::Error&) {
+      }
     }
     // Rewrites the copy compactly: documents rewritten in place leave its
     // B-trees half full (storing SciFact's vectors took its postlist table from
@@ -228,17 +265,17 @@ struct Writer::Impl {
     void compact(const fs::path& dir) {
       db.commit();
       db.close();
-      const fs::path scratch = layout::make_temp_dir(dir);
-      const fs::path compacted = scratch / "generation";
+      const scratch::Folder scratch = layout::make_temp_dir(dir);
+      const fs::path compacted = scratch.path() / "generation";
       Xapian::Database(path.string(), Xapian::DB_BACKEND_GLASS)
           .compact(compacted.string(), Xapian::DBCOMPACT_NO_RENUMBER);
       fs::remove_all(path);
       fs::rename(compacted, path);
-      fs::remove_all(scratch);
       db = Xapian::WritableDatabase(path.string(), Xapian::DB_OPEN | Xapian::DB_BACKEND_GLASS);
     }
     NextGeneration(const NextGeneration&) = delete;
     NextGeneration& operator=(const NextGeneration&) = delete;
+    scratch::Folder building;  // removed unless published (declared first: destroyed last)
     fs::path path;
     Xapian::WritableDatabase db;
     bool published = false;
@@ -247,6 +284,7 @@ struct Writer::Impl {
   // Commits `next` and makes it the index, which this writer then writes to.
   void publish(NextGeneration& next) {
     next.db.commit();
+    next.building.release();
     layout::publish(dir, next.path);
     next.published = true;
     db.close();
@@ -267,14 +305,8 @@ struct Writer::Impl {
     };
     VectorsReport report;
     const auto start = std::chrono::steady_clock::now();
-    struct Scratch {  // removed here, or by the next Writer after a crash
-      fs::path path;
-      ~Scratch() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-      }
-    } scratch{layout::make_temp_dir(dir)};
-    indexer::TrainingText text(scratch.path / "training.txt");
+    const scratch::Folder scratch = layout::make_temp_dir(dir);  // or removed by the next Writer after a crash
+    indexer::TrainingText text(scratch.path() / "training.txt");
     if (options.train_on.empty()) {
       text.add_index(db, *stored, options.max_training_abstracts, analyzer);
     } else {
@@ -370,8 +402,11 @@ struct Writer::Impl {
     FileReport report;
     report.path = path;
     zotero::SyncState before;
+    schema::FileState file;
+    // A strict run reads whole a database whose items a lenient one left out.
     const bool known = zotero::decode(db.get_metadata(zotero::state_key(path)), before) &&
-                       !db.get_metadata(schema::file_key(path)).empty();
+                       schema::decode(db.get_metadata(schema::file_key(path)), file) &&
+                       !(options.strict && file.rejected != 0);
     if (known && zotero::current_state(path) == before.files_state) {
       report.status = FileReport::Status::kUnchanged;
       report.abstracts = before.records;
@@ -438,6 +473,7 @@ struct Writer::Impl {
       schema::FileState previous;
       if (schema::decode(db.get_metadata(schema::file_key(path)), previous)) state.sources = previous.sources;
       state.abstracts = records;
+      state.rejected = previous.rejected + out.rejected;
       db.set_metadata(schema::file_key(path), schema::encode(state));
       zotero::SyncState next = zotero::state_of(taken.live, taken.snapshot->state());
       next.records = records;
@@ -470,13 +506,13 @@ struct Writer::Impl {
     return out;
   }
 
-  // Forgets the file `path` (its records leave the index) and tells `options`.
-  void drop_file(const std::string& path, const IndexOptions& options) {
+  // Forgets the file `path` (its records leave the index), told at the next commit.
+  void drop_file(const std::string& path) {
     FileReport report;
     report.path = path;
     report.status = FileReport::Status::kRemoved;
     report.removed = remove_file(path);
-    if (options.on_file) options.on_file(report);
+    tell(std::move(report));
   }
 
   // After `source` was walked: the files it yields now (and that are indexed)
@@ -484,7 +520,7 @@ struct Writer::Impl {
   // below a folder it could not read) lose it, and leave the index when no
   // source yields them any more.
   void settle_source(const std::string& source, const std::unordered_set<std::string>& yielded,
-                     const std::vector<std::string>& unreadable, const IndexOptions& options) {
+                     const std::vector<std::string>& unreadable) {
     std::vector<std::pair<std::string, schema::FileState>> changed;
     std::vector<std::string> orphans;
     for (auto& [path, state] : file_states()) {
@@ -507,17 +543,17 @@ struct Writer::Impl {
       changed.emplace_back(path, std::move(state));
     }
     for (const auto& [path, state] : changed) db.set_metadata(schema::file_key(path), schema::encode(state));
-    for (const auto& path : orphans) drop_file(path, options);
+    for (const auto& path : orphans) drop_file(path);
   }
 
   // Forgets the indexed files that are not there any more: no hit may point at one.
-  void drop_gone_files(const IndexOptions& options) {
+  void drop_gone_files() {
     std::vector<std::string> gone;
     for (const auto& [path, state] : file_states()) {
       std::error_code ec;
       if (fs::status(path, ec).type() == fs::file_type::not_found) gone.push_back(path);
     }
-    for (const auto& path : gone) drop_file(path, options);
+    for (const auto& path : gone) drop_file(path);
   }
 
   // One run over `requested` sources (absolute paths): each file or folder is
@@ -528,6 +564,7 @@ struct Writer::Impl {
   // is how its files are read and named in messages; empty: by their paths.
   std::size_t run(std::vector<Source> requested, const std::vector<fs::path>& as_given, const IndexOptions& options,
                   bool sync) {
+    Reporting reporting(*this, options.on_file);
     std::size_t failed = 0;
     // Files found by walking a folder, where a file of no known format is left
     // out (counted by kind) rather than failing.
@@ -539,7 +576,7 @@ struct Writer::Impl {
         report.path = indexer::absolute_path(e.file());
         report.status = FileReport::Status::kSkipped;
         report.kind = unknown->kind();
-        if (options.on_file) options.on_file(report);
+        tell(std::move(report));
         return;
       }
       ++failed;
@@ -592,7 +629,7 @@ struct Writer::Impl {
             report.path = indexer::absolute_path(f);
             report.status = FileReport::Status::kSkipped;
             report.kind = "backup";
-            if (options.on_file) options.on_file(report);
+            tell(std::move(report));
             continue;
           }
           if (!sources::passes_globs(s.globs, f.lexically_relative(path).generic_string())) continue;
@@ -652,7 +689,7 @@ struct Writer::Impl {
           FileReport report = xapian_try(dir, [&] { return index_file(f, options); });
           progress.bytes_done += indexer::bytes_of({f});
           progress.abstracts += report.abstracts;
-          if (options.on_file) options.on_file(report);
+          tell(std::move(report));
           if (options.on_progress) options.on_progress(progress);
         } catch (const InputError& e) {
           fail(e);
@@ -663,7 +700,7 @@ struct Writer::Impl {
     for (const auto& database : databases) {
       try {
         FileReport report = xapian_try(dir, [&] { return sync_zotero(database, options); });
-        if (options.on_file) options.on_file(report);
+        tell(std::move(report));
       } catch (const InputError& e) {
         fail(e);
       }
@@ -677,11 +714,11 @@ struct Writer::Impl {
                             db.get_metadata(schema::file_key(walk.source.path.string())).empty())) {
         continue;
       }
-      settle_source(walk.source.path.string(), walk.yielded, walk.unreadable, options);
+      settle_source(walk.source.path.string(), walk.yielded, walk.unreadable);
       walk.source.last_sync = now;
       db.set_metadata(sources::key(walk.source.path.string()), sources::encode(walk.source));
     }
-    drop_gone_files(options);
+    drop_gone_files();
     commit();
     settle_tiers(options);
     settle_graph(options);
@@ -744,10 +781,13 @@ struct Writer::Impl {
   // Writer::update: each changed path's files indexed again (or forgotten) by
   // what the sources say of them now.
   std::size_t update(const std::vector<fs::path>& changed, const IndexOptions& options) {
+    Reporting reporting(*this, options.on_file);
     std::size_t failed = 0;
     const std::vector<Source> all = sources::of(db);
+    const std::string own = indexer::absolute_path(dir);
     auto consider = [&](const fs::path& file) {
       const std::string abs = indexer::absolute_path(file);
+      if (sources::is_below(abs, own)) return;  // the index's own files (`index .`)
       std::vector<std::string> yielding;
       for (const auto& s : all) {
         if (sources::yields(s, abs) && (s.kind == Source::Kind::kFile || !indexer::is_backup(file))) {
@@ -757,7 +797,7 @@ struct Writer::Impl {
       const bool indexed = !db.get_metadata(schema::file_key(abs)).empty();
       std::error_code ec;
       if (yielding.empty() || !fs::is_regular_file(file, ec)) {
-        if (indexed) drop_file(abs, options);
+        if (indexed) drop_file(abs);
         return;
       }
       const bool database = std::any_of(all.begin(), all.end(), [&](const Source& s) {
@@ -766,7 +806,7 @@ struct Writer::Impl {
       try {
         if (database) {
           FileReport report = xapian_try(dir, [&] { return sync_zotero(abs, options); });
-          if (options.on_file) options.on_file(report);
+          tell(std::move(report));
           return;
         }
         FileReport report = xapian_try(dir, [&] { return index_file(file, options); });
@@ -775,14 +815,14 @@ struct Writer::Impl {
           state.sources = yielding;
           db.set_metadata(schema::file_key(abs), schema::encode(state));
         }
-        if (options.on_file) options.on_file(report);
+        tell(std::move(report));
       } catch (const indexer::UnknownFormat& e) {
-        if (indexed) drop_file(abs, options);
+        if (indexed) drop_file(abs);
         FileReport report;
         report.path = abs;
         report.status = FileReport::Status::kSkipped;
         report.kind = e.kind();
-        if (options.on_file) options.on_file(report);
+        tell(std::move(report));
       } catch (const InputError& e) {
         ++failed;
         if (!options.on_error) throw;
@@ -791,14 +831,16 @@ struct Writer::Impl {
     };
     for (const auto& path : changed) {
       std::error_code ec;
-      if (fs::is_directory(path, ec)) {
+      // A link to a folder is not followed, as a sync does not follow one (it
+      // could lead anywhere: /proc, the whole file system).
+      if (fs::is_directory(fs::symlink_status(path, ec))) {
         const auto ignore = [](const InputError&) {};
         for (const auto& f : indexer::files_below(path, ignore, ignore).files) consider(f);
       } else {
         consider(path);
       }
     }
-    drop_gone_files(options);  // a folder gone takes its files with it
+    drop_gone_files();  // a folder gone takes its files with it
     commit();
     settle_graph(options);
     return failed;
@@ -898,6 +940,7 @@ Writer Writer::open(const fs::path& dir, const WriterOptions& options) {
   auto impl = std::make_unique<Impl>();
   impl->dir = dir;
   impl->lock = std::make_unique<layout::WriterLock>(dir);
+  indexer::zotero::sweep_copies();  // a killed run's copies of the user's library
   return xapian_try(dir, [&] {
     if (!layout::has_index(dir)) {
       layout::reject_flat_layout(dir);
@@ -1017,6 +1060,22 @@ void Writer::commit() {
   xapian_try(impl_->dir, [&] { impl_->commit(); });
 }
 
+namespace {
+
+// The sources the index in `dir` has now, read without its writer's lock; none
+// if it cannot be read this moment (a generation replaced as it was opened).
+std::vector<Source> sources_now(const fs::path& dir) {
+  try {
+    return sources::of(Xapian::Database(layout::current_generation(dir).string(), Xapian::DB_BACKEND_GLASS));
+  } catch (const Xapian::Error&) {
+    return {};
+  } catch (const Error&) {
+    return {};
+  }
+}
+
+}  // namespace
+
 void watch(const fs::path& dir, const WatchOptions& options) {
   const auto stopped = [&] { return options.stop && options.stop(); };
   // The Writer of one batch; while another writer holds the index, the batch waits.
@@ -1031,33 +1090,70 @@ void watch(const fs::path& dir, const WatchOptions& options) {
     }
   };
   indexer::SourceWatch watcher;
+  watcher.watch_index(dir);  // first: a folder source that holds the index does not watch it
   std::set<fs::path> watched;
-  auto watch_new_sources = [&](const Writer& writer) {
-    for (const auto& s : writer.sources()) {
-      if (watched.insert(s.path).second) watcher.add(s.path);
+  // Watches the sources not watched yet; returns them. A source another
+  // writer added is indexed already, but may have changed since.
+  auto watch_new = [&](const std::vector<Source>& sources) {
+    std::vector<fs::path> added;
+    for (const auto& s : sources) {
+      if (watched.insert(s.path).second) {
+        watcher.add(s.path);
+        added.push_back(s.path);
+      }
     }
+    return added;
   };
-  {
-    auto writer = open();
-    if (!writer) return;
-    watch_new_sources(*writer);  // before the sync, so no change during it is missed
-    writer->sync(options.index);
-  }
-  auto last_rescan = std::chrono::steady_clock::now();
-  while (!stopped()) {
-    const auto changed = watcher.wait(std::chrono::milliseconds(200), options.settle, options.most);
-    const bool rescan = watcher.needs_rescan() || std::chrono::steady_clock::now() - last_rescan >= options.rescan;
-    if (changed.empty() && !rescan) continue;
-    auto writer = open();
-    if (!writer) return;
-    watch_new_sources(*writer);
-    if (rescan) {
-      writer->sync(options.index);
-      last_rescan = std::chrono::steady_clock::now();
-    } else {
-      writer->update(std::vector<fs::path>(changed.begin(), changed.end()), options.index);
+  using Clock = std::chrono::steady_clock;
+  auto last_sync = Clock::now();
+  // The changes not indexed yet. The first batch syncs every source whole; so
+  // does the one after a batch that failed (a full disk), which left the index
+  // as of its last commit, after a pause that doubles up to a minute.
+  std::set<fs::path> pending;
+  bool sync_due = true;
+  auto pause = std::chrono::seconds(1);
+  auto retry_at = Clock::now();
+  for (bool first = true; !stopped(); first = false) {
+    if (!first) {
+      const auto changed = watcher.wait(std::chrono::milliseconds(200), options.settle, options.most);
+      pending.insert(changed.begin(), changed.end());
     }
-    writer->commit();
+    if (watcher.index_changed()) {
+      watcher.watch_index(dir);  // a new generation, perhaps
+      for (auto& added : watch_new(sources_now(dir))) pending.insert(std::move(added));
+    }
+    const bool sync = sync_due || watcher.needs_rescan() || Clock::now() - last_sync >= options.rescan;
+    if ((pending.empty() && !sync) || Clock::now() < retry_at) continue;
+    try {
+      auto writer = open();
+      if (!writer) return;
+      // Before the sync or update, so that no change during it is missed.
+      for (auto& added : watch_new(writer->sources())) pending.insert(std::move(added));
+      if (sync) {
+        for (const auto& path : watched) watcher.add(path);  // folders made while events were missed
+        writer->sync(options.index);
+        last_sync = Clock::now();
+      } else {
+        writer->update(std::vector<fs::path>(pending.begin(), pending.end()), options.index);
+      }
+      writer->commit();
+      pending.clear();
+      sync_due = false;
+      pause = std::chrono::seconds(1);
+    } catch (const IndexNotFound&) {
+      throw;
+    } catch (const CorruptIndex&) {
+      throw;
+    } catch (const Error& e) {  // a full disk, an I/O error: nothing of the batch was committed
+      if (options.index.on_warning) {
+        options.index.on_warning(Error(std::string(e.what()) + "; the changes are indexed again in " +
+                                           std::to_string(pause.count()) + " s",
+                                       e.hint()));
+      }
+      sync_due = true;
+      retry_at = Clock::now() + pause;
+      pause = std::min<std::chrono::seconds>(pause * 2, std::chrono::seconds(60));
+    }
   }
 }
 

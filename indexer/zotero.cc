@@ -16,7 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <sstream>
 #include <limits>
 #include <map>
 #include <set>
@@ -28,6 +28,8 @@
 
 #include "abstracts/error.h"
 #include "engine/analysis/unicode_text.h"
+#include "engine/layout.h"
+#include "engine/scratch.h"
 #include "indexer/line_source.h"
 #include "indexer/markup.h"
 #include "indexer/names.h"
@@ -248,34 +250,18 @@ bool copy_file(const fs::path& from, const fs::path& to, const fs::path& databas
   return true;  // no fsync: the copy is thrown away, and a crash loses nothing
 }
 
-// A private folder for the copy, removed with the object unless released.
-class TempFolder {
- public:
-  explicit TempFolder(const fs::path& database) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern =
-        (tmp != nullptr && *tmp != '\0' ? std::string(tmp) : std::string("/tmp")) +
-        "/abstracts-zotero-XXXXXX";
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw input_error(database,
-                        "cannot make a folder for its copy (" + pattern + "): " + errno_text(errno),
-                        "set TMPDIR to a folder where abstracts may write");
-    }
-    path_ = pattern;
-  }
-  ~TempFolder() {
-    if (path_.empty()) return;
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempFolder(const TempFolder&) = delete;
-  TempFolder& operator=(const TempFolder&) = delete;
-  const fs::path& path() const { return path_; }
-  fs::path release() { return std::exchange(path_, {}); }
+// The private folder of a copy, in $TMPDIR (scratch::Folder: removed on every
+// way out, a killed run's by sweep_copies()).
+constexpr std::string_view kCopyPrefix = "abstracts-zotero-";
 
- private:
-  fs::path path_;
-};
+scratch::Folder copy_folder(const fs::path& database) {
+  try {
+    return scratch::Folder::make(scratch::temp_directory(), kCopyPrefix,
+                                 "set TMPDIR to a folder where abstracts may write");
+  } catch (const Error& e) {
+    throw input_error(database, std::string("cannot make a folder for its copy: ") + e.what(), e.hint());
+  }
+}
 
 // One prepared statement, finalised with the object.
 class Statement {
@@ -307,6 +293,7 @@ class Statement {
     sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
   }
   std::int64_t integer(int i) const { return sqlite3_column_int64(stmt_, i); }
+  int type(int i) const { return sqlite3_column_type(stmt_, i); }
   bool is_null(int i) const { return sqlite3_column_type(stmt_, i) == SQLITE_NULL; }
   // The column as text (a number as SQLite writes it); "" for NULL.
   std::string_view text(int i) const {
@@ -398,7 +385,7 @@ enum class Role {
 
 struct Snapshot::Impl {
   fs::path database;
-  fs::path folder;      // the private copy's, once the snapshot holds it
+  scratch::Folder folder;  // the private copy's, once the snapshot holds it
   bool copied = false;  // read from a copy (else the live file, in place)
   std::string state;    // the live files' when copied or opened: encode(Fingerprint)
   sqlite3* db = nullptr;
@@ -415,11 +402,7 @@ struct Snapshot::Impl {
   std::unordered_map<std::int64_t, std::string> collection_paths;
 
   ~Impl() {
-    if (db != nullptr) sqlite3_close(db);
-    if (!folder.empty()) {
-      std::error_code ec;
-      fs::remove_all(folder, ec);
-    }
+    if (db != nullptr) sqlite3_close(db);  // before its folder goes
   }
 };
 
@@ -608,8 +591,8 @@ std::string quick_check(sqlite3* db, const fs::path& database) {
       Statement q(db, std::string("PRAGMA quick_check(\"") + table + "\")", database);
       if (q.step() && q.text(0) != "ok") return std::string(q.text(0));
     }
-  } catch (const InputError& e) {
-    return e.what();  // not a database at all: "file is not a database"
+  } catch (const InputError&) {
+    return sqlite3_errmsg(db);  // not a database at all: "file is not a database"
   }
   return "ok";
 }
@@ -714,10 +697,10 @@ Snapshot Snapshot::take(const fs::path& database, Read read) {
   impl->database = database;
   const fs::path live = fs::canonical(database, ec);
   if (ec) throw input_error(database, "cannot read it: " + ec.message());
-  std::optional<TempFolder> folder;
   if (read != Read::kInPlaceIfQuiet || !open_in_place(*impl, live, database)) {
-    folder.emplace(database);
-    open_copy(*impl, live, database, folder->path());
+    sweep_copies();
+    impl->folder = copy_folder(database);
+    open_copy(*impl, live, database, impl->folder.path());
   }
   {
     Statement q(impl->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'version'",
@@ -734,6 +717,15 @@ Snapshot Snapshot::take(const fs::path& database, Read read) {
                         "a SQLite database but not Zotero's: its `version` table names no userdata",
                         "give Zotero's database, zotero.sqlite in its data directory");
     }
+    // A number as Zotero writes it; text ("abc") or a number no Zotero wrote
+    // is not read as version 0 (Zotero 4) or cut to an int.
+    constexpr std::int64_t kMostVersion = 1000000;
+    if (q.type(0) != SQLITE_INTEGER || q.integer(0) < 0 || q.integer(0) > kMostVersion) {
+      throw input_error(database,
+                        "a SQLite database but not one Zotero wrote: its userdata version is " +
+                            layout::shown(q.text(0)) + ", not a version number",
+                        "give Zotero's database, zotero.sqlite in its data directory");
+    }
     impl->userdata = static_cast<int>(q.integer(0));
   }
   if (impl->userdata < kMinUserdataVersion) {
@@ -745,21 +737,64 @@ Snapshot Snapshot::take(const fs::path& database, Read read) {
   }
   require_columns(impl->db, impl->userdata, database);
   load_lookups(*impl);
-  if (folder) impl->folder = folder->release();
   return Snapshot(std::move(impl));
 }
 
+namespace {
+
+// One row's part of an item's digest: a hash of the row's kind and values.
+// Digests add up the parts of their rows, so that rows may come in any order.
+std::uint64_t part(std::int64_t kind, std::int64_t a, std::int64_t b = 0, std::int64_t c = 0) {
+  const std::array<std::int64_t, 4> values{kind, a, b, c};
+  return XXH3_64bits(values.data(), sizeof values);
+}
+
+std::int64_t text_hash(std::string_view text) {
+  return static_cast<std::int64_t>(XXH3_64bits(text.data(), text.size()));
+}
+
+}  // namespace
+
 std::vector<ItemState> live_items(const Snapshot& snapshot) {
   const Snapshot::Impl& s = *snapshot.impl_;
-  Statement q(
-      s.db,
-      std::string("SELECT i.itemID, i.libraryID, i.key, i.version, i.dateModified FROM items i") +
-          kLiveItem + " ORDER BY i.itemID",
-      s.database);
   std::vector<ItemState> items;
-  while (q.step()) {
-    items.push_back(ItemState{q.integer(0), q.integer(1), std::string(q.text(2)), q.integer(3),
-                              std::string(q.text(4))});
+  std::unordered_map<std::int64_t, std::size_t> at;  // itemID -> its place in items
+  {
+    Statement q(s.db,
+                std::string("SELECT i.itemID, i.libraryID, i.key, i.version, i.dateModified, i.itemTypeID FROM items i") +
+                    kLiveItem + " ORDER BY i.itemID",
+                s.database);
+    while (q.step()) {
+      at.emplace(q.integer(0), items.size());
+      items.push_back(ItemState{q.integer(0), q.integer(1), std::string(q.text(2)), q.integer(3),
+                                std::string(q.text(4)), part(0, q.integer(5))});
+    }
+  }
+  auto add = [&](std::int64_t item_id, std::uint64_t h) {
+    if (const auto it = at.find(item_id); it != at.end()) items[it->second].digest += h;
+  };
+  // Every table read_items() reads an item from, by the ids Zotero gives what
+  // it holds: a field's value, a creator, is a row of its own, which an edit
+  // replaces (Zotero's REPLACE INTO itemData); a tag and a collection by name,
+  // which a rename changes.
+  {
+    Statement q(s.db, "SELECT itemID, fieldID, valueID FROM itemData", s.database);
+    while (q.step()) add(q.integer(0), part(1, q.integer(1), q.integer(2)));
+  }
+  {
+    Statement q(s.db, "SELECT itemID, creatorID, creatorTypeID, orderIndex FROM itemCreators", s.database);
+    while (q.step()) add(q.integer(0), part(2, q.integer(1), q.integer(2), q.integer(3)));
+  }
+  {
+    Statement q(s.db, "SELECT it.itemID, t.name FROM itemTags it JOIN tags t ON t.tagID = it.tagID", s.database);
+    while (q.step()) add(q.integer(0), part(3, text_hash(q.text(1))));
+  }
+  {
+    Statement q(s.db, "SELECT itemID, collectionID FROM collectionItems", s.database);
+    while (q.step()) {
+      const auto path = s.collection_paths.find(q.integer(1));
+      add(q.integer(0), part(4, path == s.collection_paths.end() ? 0 : text_hash(path->second)));
+    }
   }
   return items;
 }
@@ -888,9 +923,26 @@ std::optional<Author> creator(std::string_view first, std::string_view last,
   return Author{std::string(last), std::string(first)};
 }
 
+// The most tags and collections a record keeps: a tag is a term of the
+// document, and 3 million tags on one item (15 MB of names, under the record's
+// cap) took 2 GB. The first by name are kept.
+constexpr std::size_t kMaxTags = 1000;
+
+// Keeps the kMaxTags first of `names` by name, in order; at most twice as many
+// held while they are added (keep_first(..., false)), so memory stays bounded.
+void keep_first(std::vector<std::string>& names, bool last) {
+  if (names.size() < 2 * kMaxTags && !last) return;
+  if (names.size() > kMaxTags) {
+    std::nth_element(names.begin(), names.begin() + kMaxTags, names.end());
+    names.resize(kMaxTags);
+  }
+  if (last) std::sort(names.begin(), names.end());
+}
+
 // One item while its rows are read.
 struct Pending {
   Record record;
+  std::string key;  // items.key, for what is said of it (record is let go past the cap)
   bool live = false;
   std::size_t uses = 0;   // times its id is given
   std::size_t bytes = 0;  // of the values read
@@ -971,6 +1023,7 @@ std::vector<Record> read_items(const Snapshot& snapshot, const std::vector<std::
       if (auto t = s.types.find(q.integer(1)); t != s.types.end()) f.item_type = t->second;
       if (auto g = s.groups.find(q.integer(2)); g != s.groups.end()) f.zotero_group = g->second;
       f.zotero_key = q.text(3);
+      p.key = f.zotero_key;
       check_text(p, f.zotero_key);
     }
   }
@@ -1067,13 +1120,14 @@ std::vector<Record> read_items(const Snapshot& snapshot, const std::vector<std::
     Statement q(
         s.db,
         "SELECT it.itemID, t.name FROM temp.wanted w CROSS JOIN itemTags it ON it.itemID = w.itemID"
-        " JOIN tags t ON t.tagID = it.tagID ORDER BY it.itemID, t.name",
+        " JOIN tags t ON t.tagID = it.tagID",
         s.database);
     while (q.step()) {
       Pending& p = pending[q.integer(0)];
       const std::string_view tag = q.text(1);
       if (!p.live || !count_bytes(p, tag.size()) || !check_text(p, tag)) continue;
       p.record.fields.tags.emplace_back(tag);
+      keep_first(p.record.fields.tags, false);
     }
   }
   {
@@ -1090,6 +1144,7 @@ std::vector<Record> read_items(const Snapshot& snapshot, const std::vector<std::
         continue;
       }
       p.record.fields.collections.push_back(path->second);
+      keep_first(p.record.fields.collections, false);
     }
   }
 
@@ -1099,9 +1154,8 @@ std::vector<Record> read_items(const Snapshot& snapshot, const std::vector<std::
     if (!p.live) continue;
     if (!p.problem.empty()) {
       if (left_out != nullptr) {
-        left_out->push_back({line_of(id), "Zotero item " + p.record.fields.zotero_key +
-                                              " (itemID " + std::to_string(id) +
-                                              "): " + p.problem,
+        left_out->push_back({line_of(id), "Zotero item " + layout::shown(p.key) + " (itemID " +
+                                              std::to_string(id) + "): " + p.problem,
                              {}});
       }
       p.live = false;  // said once, if the id is given twice
@@ -1126,7 +1180,8 @@ std::vector<Record> read_items(const Snapshot& snapshot, const std::vector<std::
     if (f.arxiv_id.empty()) f.arxiv_id = extra_arxiv;
     f.url = trim(p.url, kSpaceAndLineBreaks);
     f.citation_key = p.citation_key_field.empty() ? citation_key : p.citation_key_field;
-    std::sort(f.collections.begin(), f.collections.end());
+    keep_first(f.tags, true);
+    keep_first(f.collections, true);
     f.collections.erase(std::unique(f.collections.begin(), f.collections.end()),
                         f.collections.end());
     records.push_back(std::move(r));
@@ -1139,9 +1194,29 @@ namespace {
 // An INI file's sections, in file order, each its keys and values.
 using IniSection = std::map<std::string, std::string, std::less<>>;
 
+// The bytes of `file` if it is a regular file of at most 16 MiB, else "": a
+// FIFO or a device in a settings file's place must not block or feed the run
+// for ever.
+std::string settings_file(const fs::path& file) {
+  constexpr off_t kMostBytes = 16 << 20;
+  Fd fd(::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  struct stat st {};
+  if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > kMostBytes) return {};
+  std::string out(static_cast<std::size_t>(st.st_size), '\0');
+  std::size_t got = 0;
+  while (got < out.size()) {
+    const ssize_t n = ::pread(fd.get(), out.data() + got, out.size() - got, static_cast<off_t>(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  out.resize(got);
+  return out;
+}
+
 std::vector<std::pair<std::string, IniSection>> read_ini(const fs::path& file) {
   std::vector<std::pair<std::string, IniSection>> sections;
-  std::ifstream in(file);
+  std::istringstream in(settings_file(file));
   for (std::string raw; std::getline(in, raw);) {
     const std::string_view line = trim(raw, " \t\r");
     if (line.empty() || line[0] == ';' || line[0] == '#') continue;
@@ -1226,7 +1301,7 @@ struct DataDirPrefs {
 
 DataDirPrefs read_prefs(const fs::path& prefs_js) {
   DataDirPrefs prefs;
-  std::ifstream in(prefs_js);
+  std::istringstream in(settings_file(prefs_js));
   for (std::string line; std::getline(in, line);) {
     std::string_view l = trim(line, " \t\r");
     if (!l.starts_with("user_pref(")) continue;
@@ -1361,5 +1436,7 @@ class ItemReader : public Reader {
 std::unique_ptr<Reader> item_reader(const Snapshot& snapshot, std::vector<std::int64_t> item_ids) {
   return std::make_unique<ItemReader>(snapshot, std::move(item_ids));
 }
+
+void sweep_copies() { scratch::sweep(scratch::temp_directory(), kCopyPrefix); }
 
 }  // namespace abstracts::indexer::zotero

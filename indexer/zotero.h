@@ -34,6 +34,11 @@ struct ItemState {
   std::string key;            // items.key ("ABCD2345")
   std::int64_t version = 0;   // items.version (the sync version)
   std::string date_modified;  // items.dateModified ("2024-02-10 14:03:55", UTC)
+  // What the item is made of: its type, its fields' values, creators, tags (by
+  // name) and collections (by path), as Zotero refers to them (a value edited
+  // is a new valueID). An edit changes it even where dateModified, which has
+  // whole seconds, and version, which a local edit leaves, stay as they were.
+  std::uint64_t digest = 0;
 };
 
 // A consistent snapshot of a Zotero database, taken without writing to,
@@ -98,8 +103,10 @@ class Snapshot {
 // file cannot be read.
 std::string current_state(const std::filesystem::path& database);
 
-// Every live regular item, by itemID. Cheap: reads the items table and the
-// trash, no item data. Throws InputError (naming the database) if SQLite fails.
+// Every live regular item, by itemID, with its digest. Reads the items table,
+// the trash and the item tables' ids (no text but tag names): 0.2 s for a
+// library of 100,000 items. Throws InputError (naming the database) if SQLite
+// fails.
 std::vector<ItemState> live_items(const Snapshot& snapshot);
 
 // The records of the items `item_ids` (from live_items()), in the order given,
@@ -164,6 +171,10 @@ inline std::string immutable_uri(const std::filesystem::path& file) {
 // without locks (Zotero's exclusive lock does not stop it) and without writing.
 // False for anything it cannot read.
 bool is_zotero_database(const std::filesystem::path& file);
+
+// Removes the private copies of Zotero databases in $TMPDIR that a killed run
+// left (Snapshot::take makes them; scratch::sweep). Never throws.
+void sweep_copies();
 
 // Whether `file` starts with SQLite's header. A file given to `index` that does
 // is read as a Zotero database, whose Snapshot::take() says what it is if not

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 
 namespace abstracts::indexer::zotero {
 namespace {
@@ -19,12 +20,16 @@ bool number(std::string_view s, T& out) {
 std::string state_key(std::string_view database) { return "zotero:" + std::string(database); }
 
 // A line a field, tab-separated: the files' state, the records, then one line
-// per item: name, itemID, version, dateModified (none of them holds a tab).
+// per item: name, itemID, version, digest (in hex), dateModified (none of them
+// holds a tab). A state kept before digests has no digest: its items are all
+// read again at the next sync.
 std::string encode(const SyncState& state) {
   std::string out = state.files_state + "\n" + std::to_string(state.records) + "\n";
+  char digest[17];
   for (const auto& [name, item] : state.items) {
-    out += name + '\t' + std::to_string(item.item_id) + '\t' + std::to_string(item.version) + '\t' +
-           item.date_modified + '\n';
+    std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(item.digest));
+    out += name + '\t' + std::to_string(item.item_id) + '\t' + std::to_string(item.version) + '\t' + digest +
+           '\t' + item.date_modified + '\n';
   }
   return out;
 }
@@ -42,18 +47,24 @@ bool decode(std::string_view value, SyncState& state) {
   if (!line(files) || !line(records) || !number(records, state.records)) return false;
   state.files_state = files;
   while (line(item)) {
-    std::string_view fields[4];
-    for (int i = 0; i < 3; ++i) {
+    std::string_view fields[5];
+    int n = 0;
+    for (; n < 4; ++n) {
       const auto tab = item.find('\t');
-      if (tab == std::string_view::npos) return false;
-      fields[i] = item.substr(0, tab);
+      if (tab == std::string_view::npos) break;
+      fields[n] = item.substr(0, tab);
       item.remove_prefix(tab + 1);
     }
-    fields[3] = item;
+    if (n < 3) return false;
+    fields[n] = item;
     // encode() wrote the names in order: each goes at the end.
     SyncState::Item& it = state.items.emplace_hint(state.items.end(), std::string(fields[0]), SyncState::Item{})->second;
     if (!number(fields[1], it.item_id) || !number(fields[2], it.version)) return false;
-    it.date_modified = fields[3];
+    if (n == 4) {  // with a digest
+      const auto [end, ec] = std::from_chars(fields[3].data(), fields[3].data() + fields[3].size(), it.digest, 16);
+      if (ec != std::errc() || end != fields[3].data() + fields[3].size()) return false;
+    }
+    it.date_modified = fields[n];
   }
   return true;
 }
@@ -76,7 +87,7 @@ SyncState state_of(const std::vector<ItemState>& live, std::string files_state) 
   out.files_state = std::move(files_state);
   for (auto& [name, item] : by_name(live)) {
     out.items.emplace_hint(out.items.end(), std::move(name),
-                           SyncState::Item{item->item_id, item->version, item->date_modified});
+                           SyncState::Item{item->item_id, item->version, item->date_modified, item->digest});
   }
   return out;
 }
@@ -96,7 +107,7 @@ Changes changes(const SyncState& before, const std::vector<ItemState>& live) {
     } else {
       const ItemState& item = *n->second;
       if (b->second.item_id != item.item_id || b->second.version != item.version ||
-          b->second.date_modified != item.date_modified) {
+          b->second.date_modified != item.date_modified || b->second.digest != item.digest) {
         out.take_out.push_back(b->second.item_id);
         out.read.push_back(item.item_id);
       }

@@ -21,6 +21,7 @@ struct SyncState {
     std::int64_t item_id = 0;
     std::int64_t version = 0;
     std::string date_modified;
+    std::uint64_t digest = 0;  // ItemState::digest
   };
   std::map<std::string, Item> items;  // every live regular item, by "libraryID/key"
 };

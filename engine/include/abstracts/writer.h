@@ -49,9 +49,11 @@ struct IndexProgress {
 };
 
 struct IndexOptions {
-  // Called on the calling thread after each file is read (a bulk build makes its
-  // abstracts visible at the end, all at once), and for each file forgotten
-  // because it is gone from a folder being indexed (FileReport::kRemoved).
+  // Called on the calling thread for each file read, and each file forgotten
+  // because it is gone from a folder being indexed (FileReport::kRemoved), once
+  // the commit that makes the change durable is done (files indexed one by one
+  // are committed together every half second; a bulk build makes its abstracts
+  // visible at the end, all at once); never for a change a failed run lost.
   std::function<void(const FileReport&)> on_file;
   // Called for each file that cannot be indexed (it is skipped and the index keeps
   // what it had of it), and each folder that cannot be read (what the index has
@@ -115,7 +117,8 @@ struct VectorsOptions {
   unsigned dimensions = 100;
   unsigned epochs = 20;
   // fastText's hashed subword (character 3- to 6-gram) buckets: memory while
-  // learning is about (words + buckets) x dimensions x 4 bytes.
+  // learning is about (words + buckets) x dimensions x 4 bytes. 0: no subwords,
+  // whole words only.
   unsigned buckets = 1000000;
   unsigned threads = 0;  // 0: one per core
   // Called on the calling thread as the work goes on: "learning", "storing N".
@@ -184,7 +187,7 @@ class Writer {
 
   // Indexes every regular, non-hidden file below `dir` (recursively, in name
   // order), and removes from the index the files below `dir` that no longer
-  // exist. `on_file` is called after each file (if set). A file that fails is
+  // exist. `on_file` is called for each file once it is committed (if set). A file that fails is
   // reported through `on_error` and skipped; the others are still indexed.
   // Returns the number of files that failed.
   std::size_t index_directory(
@@ -275,9 +278,13 @@ struct WatchOptions {
 // options.stop says so: syncs them once, then watches their files (Linux
 // inotify) and indexes what changes, usually within a second. Each batch opens
 // the index's Writer and closes it when committed, so other writers can run in
-// between (while one does, the batch waits for it). Sources added meanwhile
-// are watched from the next batch on. Throws what Writer::open throws, and Error
-// if the system cannot watch files at all.
+// between (while one does, the batch waits for it); a source another writer
+// adds meanwhile is watched once its commit is seen. options.index.on_file hears
+// of a file once its batch is committed. A batch that fails (a full disk) is
+// said to options.index.on_warning and tried again, as a sync, after a pause
+// that doubles from a second to a minute. Throws what Writer::open throws,
+// IndexNotFound and CorruptIndex if the index goes or is damaged meanwhile, and
+// Error if the system cannot watch files at all.
 void watch(const std::filesystem::path& dir, const WatchOptions& options);
 
 }  // namespace abstracts
