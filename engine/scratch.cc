@@ -73,9 +73,7 @@ void remove_at(int at, const char* name, int depth) {
 
 extern "C" void remove_on_signal(int sig) {
   const int saved = errno;
-  for (auto& slot : slots) {
-    if (slot.state.load(std::memory_order_acquire) == 2) remove_at(AT_FDCWD, slot.path, 0);
-  }
+  remove_all();
   // Then as if this handler were not there: the signal's own end of the process.
   ::signal(sig, SIG_DFL);
   ::raise(sig);
@@ -127,7 +125,9 @@ Folder Folder::make(const fs::path& parent, std::string_view prefix, const std::
   for (int attempt = 0; attempt < 100; ++attempt) {
     // Made under a hidden name, held, then given its name: sweep() never sees
     // a folder of this name that nobody holds.
-    std::string making = (parent / ("." + std::string(prefix) + "XXXXXX")).string();
+    std::string hidden(".");
+    hidden.append(prefix).append("XXXXXX");
+    std::string making = (parent / hidden).string();
     if (::mkdtemp(making.data()) == nullptr) {
       const int err = errno;
       throw Error("cannot make a private folder in " + parent.string() + ": " + errno_text(err), hint);
@@ -219,6 +219,12 @@ void sweep(const fs::path& parent, std::string_view prefix) {
       fs::remove_all(it->path(), removing);
     }
     ::close(fd);
+  }
+}
+
+void remove_all() noexcept {
+  for (auto& slot : slots) {
+    if (slot.state.load(std::memory_order_acquire) == 2) remove_at(AT_FDCWD, slot.path, 0);
   }
 }
 

@@ -51,6 +51,10 @@ class Folder {
 // made (a name with a leading '.') only once a minute old. Never throws.
 void sweep(const std::filesystem::path& parent, std::string_view prefix);
 
+// Removes every folder a live Folder guards, with system calls alone: for a
+// process about to end where no destructor will run. Never throws.
+void remove_all() noexcept;
+
 // $TMPDIR, else /tmp.
 std::filesystem::path temp_directory();
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -18,6 +19,7 @@
 #include "engine/cluster.h"
 #include "engine/compression.h"
 #include "engine/layout.h"
+#include "engine/room.h"
 #include "engine/schema.h"
 #include "engine/xapian_errors.h"
 #include "indexer/document.h"
@@ -97,8 +99,10 @@ class BatchQueue {
 class ShardWorker {
  public:
   // Opens the first part, so that a build of no abstracts has one (empty) too.
-  ShardWorker(fs::path path, bool xapian_positions, Xapian::doccount part_abstracts)
+  // `dir` is the index's, on the same disk.
+  ShardWorker(const fs::path& dir, fs::path path, bool xapian_positions, Xapian::doccount part_abstracts)
       : path_(std::move(path)), xapian_positions_(xapian_positions), part_abstracts_(part_abstracts) {
+    pending_.dir = dir;
     open_part();
   }
 
@@ -115,20 +119,22 @@ class ShardWorker {
         for (const auto& record : batch.records) {
           Abstract a = make_abstract(record, batch.source, batch.venue, batch.year);
           if (!db_) open_part();
-          db_->add_document(make_document(a, record.fields.title.empty(), analyzer_, *compressor, xapian_positions_));
+          const Xapian::Document doc =
+              make_document(a, record.fields.title.empty(), analyzer_, *compressor, xapian_positions_);
+          db_->add_document(doc);
+          pending_.bytes += room::document_bytes(doc);
           const Xapian::doccount n = db_->get_doccount();
           if (n == part_abstracts_) {
-            db_->close();  // commits
-            db_.reset();
+            close_part();
           } else if (n % kShardCommitEvery == 0) {
-            db_->commit();
+            room::commit(*db_, pending_);
           }
         }
       }
-      if (db_) db_->close();
-      db_.reset();
+      if (db_) close_part();
     } catch (...) {
       error_ = std::current_exception();
+      if (db_) room::discard(*db_);  // the build fails: nothing more to write
       Batch drain;
       while (queue.pop(drain)) {
       }
@@ -143,6 +149,12 @@ class ShardWorker {
   // A shard is scratch: a crash discards the whole build, so its commits need not
   // reach the disk (no fsync) and may change its blocks in place (DB_DANGEROUS:
   // no reader ever opens a shard); the merged generation is synced as usual.
+  void close_part() {
+    room::commit(*db_, pending_);
+    db_->close();
+    db_.reset();
+  }
+
   void open_part() {
     parts_.push_back(path_.string() + "-" + std::to_string(parts_.size()));
     db_.emplace(parts_.back().string(),
@@ -154,6 +166,7 @@ class ShardWorker {
   Xapian::doccount part_abstracts_;
   std::vector<fs::path> parts_;
   std::optional<Xapian::WritableDatabase> db_;  // the part being written
+  room::Pending pending_;                      // of db_
   analysis::Analyzer analyzer_;
   std::exception_ptr error_;
 };
@@ -212,7 +225,8 @@ std::vector<std::string> shared_terms(std::vector<Xapian::WritableDatabase>& par
 std::unordered_map<std::string, std::size_t> merge_same_papers(std::vector<Xapian::WritableDatabase>& parts,
                                                                const PaperWriter& into_last,
                                                                const compression::Decompressor& stored,
-                                                               const std::vector<fs::path>& files) {
+                                                               const std::vector<fs::path>& files,
+                                                               room::Pending& pending) {
   // A document: its part in the high 32 bits, its docid in the low.
   using Node = std::uint64_t;
   std::unordered_map<Node, Node> parent;
@@ -270,7 +284,7 @@ std::unordered_map<std::string, std::size_t> merge_same_papers(std::vector<Xapia
       });
       for (auto r = paper.begin() + 1; r < paper.end(); ++r) ++same_paper[r->abstract.source];
       if (++written % kShardCommitEvery == 0) {
-        for (auto& part : parts) part.commit();
+        for (auto& part : parts) room::commit(part, pending);
       }
     }
   }
@@ -289,7 +303,7 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
   std::vector<std::unique_ptr<ShardWorker>> workers;
   for (unsigned i = 0; i < threads; ++i) {
     workers.push_back(xapian_try(dir, [&] {
-      return std::make_unique<ShardWorker>(tmp / ("shard-" + std::to_string(i)), shard.count != 0, part_abstracts);
+      return std::make_unique<ShardWorker>(dir, tmp / ("shard-" + std::to_string(i)), shard.count != 0, part_abstracts);
     }));
   }
   // Batch k goes to worker k % threads, so the same files make the same shards
@@ -407,6 +421,17 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
     {
       std::vector<Xapian::WritableDatabase> parts;
       for (const auto& p : paths) parts.emplace_back(p.string(), Xapian::DB_OPEN | Xapian::DB_NO_SYNC | Xapian::DB_DANGEROUS);
+      room::Pending merging{dir, 0};
+      // A failure discards what the parts hold uncommitted: closed, they would commit it.
+      struct DiscardOnFailure {
+        std::vector<Xapian::WritableDatabase>& parts;
+        int exceptions = std::uncaught_exceptions();
+        ~DiscardOnFailure() {
+          if (std::uncaught_exceptions() > exceptions) {
+            for (auto& part : parts) room::discard(part);
+          }
+        }
+      } discard_on_failure{parts};
       const compression::Compressor compressor(*dictionary);
       analysis::Analyzer analyzer;
       const bool xapian_positions = shard.count != 0;
@@ -416,7 +441,7 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
             [&](const Abstract& a, bool title_in_text) {
               return make_document(a, title_in_text, analyzer, compressor, xapian_positions);
             },
-            compressor, stored);
+            compressor, stored, &merging);
       };
       for (auto& db : parts) {
         // Committed every kShardCommitEvery abstracts, as the shards were written:
@@ -432,11 +457,14 @@ BuiltGeneration bulk_build(const fs::path& dir, const std::vector<fs::path>& fil
       paths.push_back(tmp / "merged");
       parts.emplace_back(paths.back().string(),
                          Xapian::DB_CREATE | Xapian::DB_BACKEND_GLASS | Xapian::DB_NO_SYNC | Xapian::DB_DANGEROUS);
-      const auto same_paper = merge_same_papers(parts, writer(parts.back()), stored, files);
+      const auto same_paper = merge_same_papers(parts, writer(parts.back()), stored, files, merging);
       for (auto& report : reports) {
         if (auto it = same_paper.find(report.path.string()); it != same_paper.end()) report.same_paper = it->second;
       }
-      for (auto& db : parts) db.close();
+      for (auto& db : parts) {
+        room::commit(db, merging);
+        db.close();
+      }
     }
 
     Xapian::Database shards;

@@ -46,8 +46,7 @@ std::optional<schema::FileState> unchanged(Xapian::WritableDatabase& db, const f
   if (before.mtime_ns != now.mtime_ns) {
     now.abstracts = before.abstracts;
     now.rejected = before.rejected;
-    db.set_metadata(schema::file_key(abs), schema::encode(now));
-    db.commit();
+    db.set_metadata(schema::file_key(abs), schema::encode(now));  // committed with the run
   }
   return before;
 }

@@ -24,7 +24,7 @@ unsigned long long hash_file(const std::filesystem::path& file);
 // The state `db` keeps of the file `file`, indexed as `abs`, if the file is
 // unchanged (the same size and content, whatever its modification time); nullopt
 // if it needs indexing, with `now` its current state, hash and sources included.
-// Records a touched file's new time (and commits).
+// Records a touched file's new time, for the run's next commit.
 std::optional<schema::FileState> unchanged(Xapian::WritableDatabase& db, const std::filesystem::path& file,
                                            const std::string& abs, schema::FileState& now);
 

@@ -143,13 +143,13 @@ bool PaperWriter::add(PaperRecord record, bool replace) {
     for (auto p = db_.postlist_begin(term); p != db_.postlist_end(term); ++p) linked.insert(*p);
   }
   if (linked.empty()) {
-    db_.add_document(document({record}));
+    put(document({record}));
     return false;
   }
   std::vector<PaperRecord> all;
   for (const Xapian::docid d : linked) {
     for (auto& r : paper_records(db_.get_document(d), stored_)) all.push_back(std::move(r));
-    db_.delete_document(d);
+    drop(d);
   }
   if (replace) {
     std::erase_if(all, [&](const PaperRecord& r) {
@@ -163,9 +163,19 @@ bool PaperWriter::add(PaperRecord record, bool replace) {
   all.push_back(std::move(record));
   for (const auto& paper : group_papers(std::move(all))) {
     if (paper.size() > 1 && std::any_of(paper.begin(), paper.end(), is_this)) shared = true;
-    db_.add_document(document(paper));
+    put(document(paper));
   }
   return shared;
+}
+
+void PaperWriter::put(const Xapian::Document& doc) {
+  db_.add_document(doc);
+  if (pending_ != nullptr) pending_->bytes += room::document_bytes(doc);
+}
+
+void PaperWriter::drop(Xapian::docid doc) {
+  db_.delete_document(doc);
+  if (pending_ != nullptr) pending_->bytes += room::kDeletedDocumentBytes;
 }
 
 std::vector<std::string> PaperWriter::remove_file(const std::string& abs, Xapian::doccount commit_every) {
@@ -174,14 +184,20 @@ std::vector<std::string> PaperWriter::remove_file(const std::string& abs, Xapian
   for (auto p = db_.postlist_begin(term); p != db_.postlist_end(term); ++p) holding.push_back(*p);
   std::vector<std::string> ids;
   for (std::size_t i = 0; i < holding.size(); ++i) {
-    if (commit_every != 0 && i != 0 && i % commit_every == 0) db_.commit();
+    if (commit_every != 0 && i != 0 && i % commit_every == 0) {
+      if (pending_ != nullptr) {
+        room::commit(db_, *pending_);
+      } else {
+        db_.commit();
+      }
+    }
     const Xapian::Document doc = db_.get_document(holding[i]);
     if (doc.get_value(schema::kRecordsSlot).empty()) {
       // One record, and it is the file's: its id is the document's one id term.
       auto t = doc.termlist_begin();
       t.skip_to(std::string(schema::kIdPrefix));
       if (t != doc.termlist_end() && (*t).starts_with(schema::kIdPrefix)) ids.push_back((*t).substr(1));
-      db_.delete_document(holding[i]);
+      drop(holding[i]);
       continue;
     }
     std::vector<PaperRecord> rest = paper_records(doc, stored_);
@@ -190,8 +206,8 @@ std::vector<std::string> PaperWriter::remove_file(const std::string& abs, Xapian
       ids.push_back(r.abstract.id);
       return true;
     });
-    db_.delete_document(holding[i]);
-    for (const auto& paper : group_papers(std::move(rest))) db_.add_document(document(paper));
+    drop(holding[i]);
+    for (const auto& paper : group_papers(std::move(rest))) put(document(paper));
   }
   return ids;
 }
@@ -208,8 +224,8 @@ std::string PaperWriter::remove_record(const std::string& abs, std::uint32_t lin
       id = r.abstract.id;
       return true;
     });
-    db_.delete_document(d);
-    for (const auto& paper : group_papers(std::move(rest))) db_.add_document(document(paper));
+    drop(d);
+    for (const auto& paper : group_papers(std::move(rest))) put(document(paper));
   }
   return id;
 }

@@ -24,6 +24,7 @@
 
 #include "abstracts/abstract.h"
 #include "engine/compression.h"
+#include "engine/room.h"
 
 namespace abstracts::indexer {
 
@@ -55,9 +56,11 @@ class PaperWriter {
 
   // `compressor` and `stored` use the database's dictionary. All are borrowed
   // and must outlive the PaperWriter.
+  // `pending`, if given, counts what each write adds to the next commit
+  // (engine/room.h), and the commits remove_file() makes check for room.
   PaperWriter(Xapian::WritableDatabase& db, MakeDocument make, const compression::Compressor& compressor,
-              const compression::Decompressor& stored)
-      : db_(db), make_(std::move(make)), compressor_(compressor), stored_(stored) {}
+              const compression::Decompressor& stored, room::Pending* pending = nullptr)
+      : db_(db), make_(std::move(make)), compressor_(compressor), stored_(stored), pending_(pending) {}
 
   // The document of one paper's records (a group of group_papers()).
   Xapian::Document document(const std::vector<PaperRecord>& paper) const;
@@ -83,10 +86,15 @@ class PaperWriter {
   std::string remove_record(const std::string& abs, std::uint32_t line);
 
  private:
+  // db_'s add_document and delete_document, counted in pending_.
+  void put(const Xapian::Document& doc);
+  void drop(Xapian::docid doc);
+
   Xapian::WritableDatabase& db_;
   MakeDocument make_;
   const compression::Compressor& compressor_;
   const compression::Decompressor& stored_;
+  room::Pending* pending_;
 };
 
 }  // namespace abstracts::indexer

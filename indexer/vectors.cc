@@ -156,7 +156,8 @@ std::vector<float> first_component(const std::vector<double>& c, std::size_t n) 
 }  // namespace
 
 std::size_t store_vectors(Xapian::WritableDatabase& db, const WordVectors& words, vectors::Model model,
-                          std::size_t commit_every, const std::function<void(std::size_t)>& on_progress) {
+                          std::size_t commit_every, room::Pending& pending,
+                          const std::function<void(std::size_t)>& on_progress) {
   // The words first, replacing the old ones (a word the new vectors lack must
   // not keep its vector): the abstracts' vectors are then made from the words
   // as stored, by the Embedder that gives the abstracts indexed later theirs.
@@ -167,7 +168,8 @@ std::size_t store_vectors(Xapian::WritableDatabase& db, const WordVectors& words
   for (const auto& [word, w] : words) db.set_metadata(vectors::word_key(word), vectors::encode(w));
   model.words = words.size();
   db.set_metadata(std::string(vectors::kModelKey), vectors::encode(model));
-  db.commit();
+  pending.bytes += words.size() * (model.dimensions * sizeof(float) + 64);
+  room::commit(db, pending);
 
   std::vector<Xapian::docid> ids;  // listed first: replacing documents moves the posting list
   for (auto it = db.postlist_begin(""); it != db.postlist_end(""); ++it) ids.push_back(*it);
@@ -196,8 +198,9 @@ std::size_t store_vectors(Xapian::WritableDatabase& db, const WordVectors& words
     doc.add_value(schema::kVectorSlot, value);
     given += value.empty() ? 0 : 1;
     db.replace_document(id, doc);
+    pending.bytes += room::document_bytes(doc);
     if (++done % commit_every == 0) {
-      db.commit();
+      room::commit(db, pending);
       if (on_progress) on_progress(done);
     }
   }

@@ -16,6 +16,7 @@
 #include "abstracts/writer.h"
 #include "engine/analysis/analyzer.h"
 #include "engine/compression.h"
+#include "engine/room.h"
 #include "engine/vectors.h"
 
 namespace abstracts::indexer {
@@ -59,9 +60,11 @@ WordVectors learn_word_vectors(const TrainingText& text, const VectorsOptions& o
 
 // Gives every abstract of `db` its vector from `words` and stores the model and
 // the words with it, replacing any vectors it had; commits every `commit_every`
-// abstracts (`db` is a copy that nobody reads yet). Returns the abstracts given a vector.
+// abstracts (`db` is a copy that nobody reads yet), each commit only with room
+// for it (room::commit, counted in `pending`). Returns the abstracts given a vector.
 std::size_t store_vectors(Xapian::WritableDatabase& db, const WordVectors& words, vectors::Model model,
-                          std::size_t commit_every, const std::function<void(std::size_t)>& on_progress);
+                          std::size_t commit_every, room::Pending& pending,
+                          const std::function<void(std::size_t)>& on_progress);
 
 }  // namespace abstracts::indexer
 

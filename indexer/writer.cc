@@ -68,6 +68,9 @@ struct Writer::Impl {
   // The part of the corpus this index holds ({0, 0}: all of it).
   Shard shard;
   std::chrono::steady_clock::time_point last_commit = std::chrono::steady_clock::now();
+  // What the writes since the last commit may take on the disk (engine/room.h):
+  // of db, and of a copy being written (NextGeneration), one at a time.
+  mutable room::Pending pending;
   // Readers of the files that are no plain files (a Zotero database's
   // snapshot), by absolute path, for the run that took them.
   std::unordered_map<std::string, indexer::OpenReader> openers;
@@ -112,9 +115,22 @@ struct Writer::Impl {
   };
 
   void commit() {
-    db.commit();
+    try {
+      room::commit(db, pending);
+    } catch (...) {
+      unreported.clear();  // discarded with their changes
+      throw;
+    }
     last_commit = std::chrono::steady_clock::now();
     for (const FileReport& r : std::exchange(unreported, {})) on_committed(r);
+  }
+
+  // Cancels db's transaction, which discards every change since the last
+  // commit (Xapian's cancel()), the files before it told nothing of theirs.
+  void cancel_transaction() {
+    db.cancel_transaction();
+    unreported.clear();
+    pending.bytes = 0;
   }
 
   void commit_if_due() {
@@ -131,7 +147,7 @@ struct Writer::Impl {
           }
           return doc;
         },
-        *compressor, *stored);
+        *compressor, *stored, &pending);
   }
 
   // How many of `ids` (a file's records before it changed) no record in `to` has now.
@@ -195,7 +211,7 @@ struct Writer::Impl {
       report.removed = gone(db, std::move(before));
       db.commit_transaction();
     } catch (...) {
-      db.cancel_transaction();
+      cancel_transaction();
       throw;
     }
     return report;
@@ -224,7 +240,7 @@ struct Writer::Impl {
       }
       report.same_paper += writer.add(
           {indexer::make_abstract(*record, abs, reader->venue(), reader->year()), record->fields.title.empty()});
-      if (++report.abstracts % kCopyCommitEvery == 0) copy.commit();
+      if (++report.abstracts % kCopyCommitEvery == 0) room::commit(copy, pending);
     }
     report.skipped = reader->skipped();
     report.rejected = reader->rejected();
@@ -252,18 +268,20 @@ struct Writer::Impl {
       if (fs::exists(graph, ec)) fs::create_hard_link(graph, neighbours::graph_path(path), ec);
     }
     ~NextGeneration() {
-      // Closed first: the files of a database still open keep their room on
-      // the disk (a full one) until closed.
+      if (published) return;
+      // Its changes discarded (closing would commit them), and closed before
+      // its folder goes: a file still open keeps its room on the disk.
+      room::discard(db);
       try {
-        if (!published) db.close();
+        db.close();
       } catch (const Xapian::Error&) {
       }
     }
     // Rewrites the copy compactly: documents rewritten in place leave its
     // B-trees half full (storing SciFact's vectors took its postlist table from
     // 11 to 23 MB; compacted, 13).
-    void compact(const fs::path& dir) {
-      db.commit();
+    void compact(const fs::path& dir, room::Pending& pending) {
+      room::commit(db, pending);
       db.close();
       const scratch::Folder scratch = layout::make_temp_dir(dir);
       const fs::path compacted = scratch.path() / "generation";
@@ -283,7 +301,7 @@ struct Writer::Impl {
 
   // Commits `next` and makes it the index, which this writer then writes to.
   void publish(NextGeneration& next) {
-    next.db.commit();
+    room::commit(next.db, pending);
     next.building.release();
     layout::publish(dir, next.path);
     next.published = true;
@@ -327,10 +345,10 @@ struct Writer::Impl {
 
     say("storing the abstracts' vectors");
     NextGeneration next(dir);
-    report.abstracts = indexer::store_vectors(next.db, words, model, kCopyCommitEvery, [&](std::size_t done) {
+    report.abstracts = indexer::store_vectors(next.db, words, model, kCopyCommitEvery, pending, [&](std::size_t done) {
       say("stored " + std::to_string(done) + " vectors");
     });
-    next.compact(dir);
+    next.compact(dir, pending);
     say("linking each abstract to its nearest neighbours");
     const auto stored_at = std::chrono::steady_clock::now();
     report.store_seconds = std::chrono::duration<double>(stored_at - learned).count();
@@ -360,7 +378,7 @@ struct Writer::Impl {
       db.commit_transaction();
       return removed;
     } catch (...) {
-      db.cancel_transaction();
+      cancel_transaction();
       throw;
     }
   }
@@ -444,6 +462,7 @@ struct Writer::Impl {
     std::uint64_t records = before.records;
     FileReport out;
     out.path = path;
+    commit();  // what came before is not lost with a transaction Zotero's commit tears
     db.begin_transaction(false);
     try {
       auto writer = papers(db);
@@ -463,7 +482,7 @@ struct Writer::Impl {
         ++records;
       }
       if (!taken.snapshot->unchanged()) {
-        db.cancel_transaction();
+        cancel_transaction();
         return false;
       }
       out.skipped = reader->skipped();
@@ -481,11 +500,11 @@ struct Writer::Impl {
       out.removed = gone(db, std::move(taken_out));
       db.commit_transaction();
     } catch (const InputError&) {
-      db.cancel_transaction();
+      cancel_transaction();
       if (!taken.snapshot->unchanged()) return false;  // a read torn by Zotero's commit
       throw;
     } catch (...) {
-      db.cancel_transaction();
+      cancel_transaction();
       throw;
     }
     out.abstracts = records;
@@ -894,7 +913,7 @@ Writer& Writer::operator=(Writer&&) noexcept = default;
 Writer::~Writer() {
   if (!impl_) return;
   try {
-    impl_->db.commit();
+    room::commit(impl_->db, impl_->pending);  // without room: discarded, not committed
   } catch (...) {
     // A destructor must not throw; uncommitted changes are lost, the index stays
     // as of the last commit.
@@ -940,6 +959,7 @@ Writer Writer::open(const fs::path& dir, const WriterOptions& options) {
   auto impl = std::make_unique<Impl>();
   impl->dir = dir;
   impl->lock = std::make_unique<layout::WriterLock>(dir);
+  impl->pending.dir = dir;
   indexer::zotero::sweep_copies();  // a killed run's copies of the user's library
   return xapian_try(dir, [&] {
     if (!layout::has_index(dir)) {

@@ -14,9 +14,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "tests/support/corpus.h"
 #include "tests/support/test_support.h"
 
 namespace abstracts::testing::issue57_index_test {
@@ -63,17 +65,21 @@ TEST_F(Issue57Index, AFullDiskWhileIndexingALargeFileIsAnError) {
     fs::path path;
     ~Unmount() { ::umount2(path.c_str(), MNT_DETACH); }
   } unmount{disk};
-  // 12,000 abstracts of words that seldom repeat: an index far larger than 20 MB.
+  // 12,000 abstracts of 120 to 220 words of the bundled corpus each, from
+  // places in it a fixed generator picks: an index over 20 MB, of text as real.
+  std::vector<std::string> words;
+  for (const auto& line : corpus_abstracts()) {
+    std::istringstream in(line.raw);
+    for (std::string w; in >> w;) words.push_back(w);
+  }
   std::mt19937 random(57);
   std::string big;
   for (int i = 0; i < 12000; ++i) {
-    std::string text;
-    for (int w = 0; w < 120; ++w) {
-      std::string word;
-      for (int c = 0; c < 7; ++c) word += static_cast<char>('a' + random() % 26);
-      text += word + " ";
-    }
-    big += json{{"_id", "doc" + std::to_string(i)}, {"title", "Title " + std::to_string(i)}, {"text", text}}.dump() + "\n";
+    const std::size_t n = 120 + random() % 101, at = random() % (words.size() - n - 8);
+    std::string text, title;
+    for (std::size_t w = at; w < at + n; ++w) text += words[w] + " ";
+    for (std::size_t w = at + n; w < at + n + 8; ++w) title += words[w] + " ";
+    big += json{{"_id", "doc" + std::to_string(i)}, {"title", title}, {"text", text}}.dump() + "\n";
   }
   write_file(dir_ / "big.jsonl", big);
   write_file(dir_ / "small.txt", kHeader + "About aardvarks.\nAbout bilbies.\n");
