@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -68,11 +69,18 @@ void add_export_command(CLI::App& app, Context& ctx, int& status) {
     options.relative_to = std::filesystem::current_path(error);
     CitationWriter writer(std::cout, *citation_format(args->format), options);
     if (!args->ids.empty()) {
-      for (const auto& id : args->ids) {
-        if (auto a = index.get(id)) {
-          writer.write(*a);
-        } else {
-          std::cerr << "abstracts: no abstract with id '" << escape_controls(id) << "'; left out\n";
+      // A page of ids a call: one call each would see the index afresh each time.
+      const auto& ids = args->ids;
+      for (std::size_t from = 0; from < ids.size(); from += kIdsPerCall) {
+        const std::vector<std::string> page(ids.begin() + static_cast<long>(from),
+                                            ids.begin() + static_cast<long>(std::min(ids.size(), from + kIdsPerCall)));
+        const auto found = index.get(page);
+        for (std::size_t i = 0; i < page.size(); ++i) {
+          if (found[i]) {
+            writer.write(*found[i]);
+          } else {
+            std::cerr << "abstracts: no abstract with id '" << escape_controls(page[i]) << "'; left out\n";
+          }
         }
       }
     } else {

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -23,16 +24,21 @@ void add_show_command(CLI::App& app, Context& ctx, int& status) {
     auto printer = make_printer(*json, ctx);
     bool all_found = true;
     bool first = true;
-    for (const auto& id : *ids) {
-      auto a = index.get(id);
-      if (!a) {
-        std::cerr << "abstracts: no abstract with id '" << escape_controls(id) << "'\n";
-        all_found = false;
-        continue;
+    // A page of ids a call: one call each would see the index afresh each time.
+    for (std::size_t from = 0; from < ids->size(); from += kIdsPerCall) {
+      const std::vector<std::string> page(ids->begin() + static_cast<long>(from),
+                                          ids->begin() + static_cast<long>(std::min(ids->size(), from + kIdsPerCall)));
+      const auto found = index.get(page);
+      for (std::size_t i = 0; i < page.size(); ++i) {
+        if (!found[i]) {
+          std::cerr << "abstracts: no abstract with id '" << escape_controls(page[i]) << "'\n";
+          all_found = false;
+          continue;
+        }
+        if (!first && !*json) std::cout << '\n';
+        first = false;
+        printer->abstract(*found[i]);
       }
-      if (!first && !*json) std::cout << '\n';
-      first = false;
-      printer->abstract(*a);
     }
     status = all_found ? 0 : 1;
   });

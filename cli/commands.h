@@ -9,6 +9,10 @@
 
 namespace abstracts::cli {
 
+// How many ids `show`, `export --ids` and `similar` look up in one Index::get
+// call: memory holds a page of abstracts, not the whole list.
+inline constexpr std::size_t kIdsPerCall = 1000;
+
 // The options `search` and `similar` share: --limit, --offset, --json, --explain.
 void add_result_options(CLI::App& cmd, SearchOptions& options, bool& json);
 

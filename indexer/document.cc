@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "abstracts/error.h"
 #include "engine/analysis/acronyms.h"
 #include "engine/author_terms.h"
 #include "engine/body_words.h"
@@ -235,6 +237,59 @@ Xapian::Document make_document(const Abstract& a, bool title_in_text, const anal
   }
   doc.add_value(kStoredSlot, compressor.compress(encode(a, title_in_text)));
   return doc;
+}
+
+namespace {
+
+// The bytes of an abstract's text fields together: what a file's record of it
+// would hold, at least.
+std::size_t record_bytes(const Abstract& a) {
+  std::size_t n = 0;
+  for (const std::string* s : {&a.id, &a.title, &a.text, &a.venue, &a.doi, &a.arxiv_id, &a.pmid, &a.pmcid,
+                               &a.citation_key, &a.item_type, &a.url, &a.volume, &a.issue, &a.pages,
+                               &a.publisher, &a.issn, &a.isbn, &a.source, &a.zotero_key}) {
+    n += s->size();
+  }
+  for (const auto* names : {&a.authors, &a.editors}) {
+    for (const Author& name : *names) n += name.family.size() + name.given.size() + 1;
+  }
+  for (const auto* list : {&a.categories, &a.tags, &a.collections}) {
+    for (const std::string& s : *list) n += s.size() + 1;
+  }
+  return n;
+}
+
+std::string mib(std::size_t bytes) {
+  char out[32];
+  std::snprintf(out, sizeof out, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return out;
+}
+
+}  // namespace
+
+void check_addable(const Abstract& a) {
+  const std::string which = a.id.empty() ? "the abstract" : "abstract " + a.id;
+  if (const std::size_t bytes = record_bytes(a); bytes > kMaxRecordBytes) {
+    throw InputError(which + " is " + mib(bytes) + ", over the " + mib(kMaxRecordBytes) +
+                         " a record may have (in a file too)",
+                     "", 0, "give it the abstract itself: a text over 1 MiB is kept cut to 1 MiB");
+  }
+  const bool year_ok = a.year == 0 || (a.year >= 1000 && a.year <= 2999);
+  const bool month_ok = a.month == 0 || (a.month >= 1 && a.month <= 12 && a.year != 0);
+  const bool day_ok = a.day == 0 || (a.day >= 1 && a.day <= 31 && a.month != 0);
+  if (!year_ok || !month_ok || !day_ok) {
+    std::string date = std::to_string(a.year);
+    // Built by append: GCC 12 warns falsely (-Wrestrict) on "-" + std::to_string(...).
+    if (a.month != 0 || a.day != 0) date.append(1, '-').append(std::to_string(a.month));
+    if (a.day != 0) date.append(1, '-').append(std::to_string(a.day));
+    throw InputError((a.id.empty() ? "the abstract's" : which + "'s") + " date " + date + " is no date", "", 0,
+                     "a year from 1000 to 2999, a month from 1 to 12 with it, a day from 1 to 31 with "
+                     "that; 0 where unknown");
+  }
+  // "", white space, or LaTeX that shows nothing ("{}"): no abstract to search.
+  if (display_text(a.text).empty()) {
+    throw InputError(which + " has no text", "", 0, "give the abstract itself as its text");
+  }
 }
 
 }  // namespace abstracts::indexer

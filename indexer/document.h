@@ -40,6 +40,16 @@ bool in_shard(const Record& record, const Shard& shard);
 Xapian::Document make_document(const Abstract& abstract, bool title_in_text, const analysis::Analyzer& analyzer,
                                const compression::Compressor& compressor, bool xapian_positions = false);
 
+// Throws InputError (no file, line 0, with a hint) for an abstract Writer::add
+// refuses, as the readers refuse or skip such a record in a file: its text
+// fields over kMaxRecordBytes together (a file's record cap), a date that is
+// none (a year not 0 and not in 1000-2999, as the readers keep a year; a month
+// not in 1-12, or without a year; a day not in 1-31, or without a month; 0 is
+// unknown), or a text that shows nothing (empty, white space, LaTeX that
+// cleans to nothing). A text under the cap but over 1 MiB passes: make_abstract
+// keeps it cut, as it does a file's.
+void check_addable(const Abstract& abstract);
+
 }  // namespace abstracts::indexer
 
 #endif  // ABSTRACTS_INDEXER_DOCUMENT_H_

@@ -1032,6 +1032,7 @@ std::size_t Writer::index_directory(const fs::path& dir,
 }
 
 std::string Writer::add(Abstract a) {
+  indexer::check_addable(a);
   return xapian_try(impl_->dir, [&] {
     const bool title_in_text = a.title.empty();  // a derived title is the text's first sentence
     // As a file's record is made an abstract: the same cleaning and id rule.

@@ -17,6 +17,7 @@
 #include "query/acronym_table.h"
 #include "query/database_pool.h"
 #include "query/deadline.h"
+#include "query/document_list.h"
 #include "query/facets.h"
 #include "query/hit_reads.h"
 #include "query/hits.h"
@@ -63,7 +64,8 @@ SearchResults Index::similar(const std::vector<std::string>& ids, const SearchOp
                                      [&](const SearchOptions& words) { return similar(ids, words); });
   }
   return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
-    return query::similar(db, stored, ids, options);
+    return query::similar(db, stored, ids, options, impl_->pool.is_cluster(),
+                          impl_->pool.local_shards() < impl_->pool.shards().size());
   });
 }
 
@@ -140,6 +142,11 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
     };
     std::vector<Xapian::Query> identified;
     const auto identifier = language ? identifier_of(db, text, identified) : std::nullopt;
+    // The abstracts the hits must be among, found once for every run.
+    std::optional<query::IdFilter> within;
+    if (!options.within_ids.empty()) {
+      within = query::id_filter(db, options.within_ids, impl_->pool.is_cluster(), &deadline);
+    }
     auto run = [&](std::string_view q, std::vector<std::string>& notes, std::vector<std::string>* reread) {
       auto* keep = options.explain ? &notes : nullptr;
       Run r;
@@ -155,12 +162,7 @@ SearchResults Index::search(std::string_view text, const SearchOptions& options)
       r.reads = std::make_unique<query::HitReads>(db, remote, &stored);
       r.query = query::rank(db, r.asked, plain, options.ranking, decider, keep, &r.feedback, &deadline, remote,
                             r.reads.get(), &parallel);
-      if (!options.within_ids.empty()) {
-        std::vector<Xapian::Query> ids;
-        for (const auto& id : options.within_ids) ids.push_back(query::boolean_term(&db, schema::id_term(id)));
-        r.query = Xapian::Query(Xapian::Query::OP_FILTER, r.query,
-                                Xapian::Query(Xapian::Query::OP_OR, ids.begin(), ids.end()));
-      }
+      if (within) r.query = within->applied_to(r.query);
       Xapian::Enquire enquire(db);
       // One local database: common words walk their impact tiers, if it has them.
       enquire.set_query(impl_->pool.is_cluster()
@@ -249,20 +251,39 @@ std::vector<AcronymEntry> Index::acronyms() const {
   });
 }
 
+namespace {
+
+// The abstract with this id, or else an identifier in any form people write it
+// (a DOI in capitals, a link, a key).
+std::optional<Abstract> abstract_with_id(const Xapian::Database& db, const compression::Decompressor& stored,
+                                         std::string_view id) {
+  std::vector<std::string> terms{schema::id_term(id)};
+  if (const auto identifier = query::read_identifier(id)) {
+    for (auto& term : query::identifier_terms(*identifier)) terms.push_back(std::move(term));
+  }
+  // A key of letters alone ("GeBKMjSz", Manubot's) is a word to search, but show's argument is a key.
+  if (!id.empty() && id.size() <= schema::kMaxFieldBytes) terms.push_back(schema::citation_key_term(id));
+  for (const auto& term : terms) {
+    auto it = db.postlist_begin(term);
+    if (it != db.postlist_end(term)) return schema::stored_abstract(db.get_document(*it), *it, stored);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<Abstract> Index::get(std::string_view id) const {
-  return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) -> std::optional<Abstract> {
-    // The id, or else an identifier in any form people write it (a DOI in capitals, a link, a key).
-    std::vector<std::string> terms{schema::id_term(id)};
-    if (const auto identifier = query::read_identifier(id)) {
-      for (auto& term : query::identifier_terms(*identifier)) terms.push_back(std::move(term));
-    }
-    // A key of letters alone ("GeBKMjSz", Manubot's) is a word to search, but show's argument is a key.
-    if (!id.empty() && id.size() <= schema::kMaxFieldBytes) terms.push_back(schema::citation_key_term(id));
-    for (const auto& term : terms) {
-      auto it = db.postlist_begin(term);
-      if (it != db.postlist_end(term)) return schema::stored_abstract(db.get_document(*it), *it, stored);
-    }
-    return std::nullopt;
+  return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
+    return abstract_with_id(db, stored, id);
+  });
+}
+
+std::vector<std::optional<Abstract>> Index::get(const std::vector<std::string>& ids) const {
+  return impl_->pool.with_db([&](Xapian::Database& db, const compression::Decompressor& stored) {
+    std::vector<std::optional<Abstract>> out;
+    out.reserve(ids.size());
+    for (const auto& id : ids) out.push_back(abstract_with_id(db, stored, id));
+    return out;
   });
 }
 

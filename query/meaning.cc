@@ -20,6 +20,7 @@
 #include "engine/schema.h"
 #include "engine/vectors.h"
 #include "query/deadline.h"
+#include "query/document_list.h"
 #include "query/snippet.h"
 
 namespace abstracts::query {
@@ -58,9 +59,9 @@ class Nearest {
 // Where a search by meaning looks, and what it keeps.
 struct Seeking {
   const std::vector<float>& q;
-  const std::unordered_set<Xapian::docid>& within;     // if not empty, the only abstracts that count
-  const std::unordered_set<Xapian::docid>& leave_out;  // never count
-  const std::unordered_set<Xapian::docid>& wanted;     // their cosines go in `of_wanted`
+  const std::vector<Xapian::docid>& within;         // sorted; if not empty, the only abstracts that count
+  const std::vector<Xapian::docid>& leave_out;      // sorted; never count
+  const std::unordered_set<Xapian::docid>& wanted;  // their cosines go in `of_wanted`
   std::unordered_map<Xapian::docid, float>& of_wanted;
   const Deadline& deadline;
   std::size_t counted = 0;  // abstracts seen that count
@@ -69,7 +70,8 @@ struct Seeking {
   void see(Xapian::docid id, std::string_view value, Nearest& nearest) {
     const float c = vectors::dot(value, q);
     if (wanted.contains(id)) of_wanted[id] = c;
-    if ((within.empty() || within.contains(id)) && !leave_out.contains(id)) {
+    if ((within.empty() || std::binary_search(within.begin(), within.end(), id)) &&
+        !std::binary_search(leave_out.begin(), leave_out.end(), id)) {
       ++counted;
       nearest.offer(id, c);
     }
@@ -145,7 +147,7 @@ double scaled(double x, double low, double high) { return high > low ? (x - low)
 // What a search by meaning looks for.
 struct Sought {
   std::vector<float> q;  // unit; empty: nothing
-  std::unordered_set<Xapian::docid> leave_out;
+  std::vector<Xapian::docid> leave_out;  // sorted
   std::vector<std::string> terms;  // highlighted in the snippets
   std::string described;           // for --explain
   std::string none;                // why `q` is empty
@@ -193,8 +195,7 @@ SearchResults by_meaning(DatabasePool& pool, GraphCache& graphs, const SearchOpt
       results.notes.push_back(sought.none + ": " +
                               std::string(hybrid ? "ranked by words alone" : "nothing to search by meaning"));
     }
-    std::unordered_set<Xapian::docid> within;
-    for (const auto& [id, docid] : docids(db, options.within_ids)) within.insert(docid);
+    const std::vector<Xapian::docid> within = documents_of(db, options.within_ids, true, &deadline);
     if (!options.within_ids.empty() && within.empty()) return results;
 
     // The lexical ranking's best kHybridDepth are mixed, whatever the limit
@@ -360,9 +361,15 @@ SearchResults similar_by_meaning(DatabasePool& pool, GraphCache& graphs, const s
     Sought s;
     std::vector<float> sum(embedder.model().dimensions, 0.0f);
     bool any = false;
-    for (const auto& [id, docid] : docids(db, ids)) {
-      s.leave_out.insert(docid);
-      const std::string value = db.get_document(docid).get_value(schema::kVectorSlot);
+    s.leave_out = documents_of(db, ids, true);
+    // Their vectors, read in order of document number.
+    auto v = db.valuestream_begin(schema::kVectorSlot);
+    const auto end = db.valuestream_end(schema::kVectorSlot);
+    for (const Xapian::docid docid : s.leave_out) {
+      if (v == end) break;
+      v.skip_to(docid);
+      if (v == end || v.get_docid() != docid) continue;
+      const std::string value = *v;
       vectors::add_unit(value, sum);
       any = any || !value.empty();
     }

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "query/deadline.h"
+#include "query/document_list.h"
 #include "query/positional.h"
 #include "query/tiers.h"
 
@@ -122,6 +123,7 @@ std::optional<Ranking> ParallelMatch::top(const Xapian::Query& query, std::size_
   if (deadline_ != nullptr) helper_deadline.emplace(*deadline_);
   const PositionValuesRef values = position_values(helper_deadline ? &*helper_deadline : nullptr, false, budget_);
   Xapian::Registry registry = position_registry(values);
+  registry.register_posting_source(DocumentList(std::vector<Xapian::docid>()));  // a search within ids
   if (tiered) {
     if (!tiers_) tiers_ = std::make_unique<TierCopies>(pool_.dir(), db_);
     if (!tiers_->add_to(registry, helper_deadline ? &*helper_deadline : nullptr)) return std::nullopt;

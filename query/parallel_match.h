@@ -78,10 +78,11 @@ class ParallelMatch {
   // index, no core to spare, no second handle at `db`'s revision, no thread,
   // a query Xapian estimates at fewer than the policy's matches, a query
   // Xapian cannot copy to another thread (one with a posting source of the
-  // engine's other than a phrase's filter or a tiered word), or tiered words
-  // without position checks (they skip most of their postings: one thread
-  // matches them fast). Throws what get_mset throws, on either thread
-  // (QueryError past the time limit or the position budget, Xapian's errors).
+  // engine's other than a phrase's filter, a tiered word or a DocumentList),
+  // or tiered words without position checks (they skip most of their
+  // postings: one thread matches them fast). Throws what get_mset throws, on
+  // either thread (QueryError past the time limit or the position budget,
+  // Xapian's errors).
   // Some hits read through a second handle, which this object keeps: they
   // must not outlive it.
   std::optional<Ranking> top(const Xapian::Query& query, std::size_t first, std::size_t count,

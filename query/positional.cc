@@ -693,6 +693,7 @@ std::size_t ranked_subqueries(const Xapian::Query& q) {
 
 std::string describe(const Xapian::Query& query) {
   static constexpr std::string_view kFilter = " FILTER PostingSource(";
+  static constexpr std::string_view kList = "DocumentList(";  // no positional filter: shown as it is
   const std::string in = query.get_description();
   // "(<ranking> FILTER PostingSource(<d>))" becomes "(<d>)", in one pass: `open`
   // holds where in `out` each '(' not yet closed is.
@@ -700,7 +701,8 @@ std::string describe(const Xapian::Query& query) {
   out.reserve(in.size());
   std::vector<std::size_t> open;
   for (std::size_t i = 0; i < in.size();) {
-    if (!open.empty() && in.compare(i, kFilter.size(), kFilter) == 0) {
+    if (!open.empty() && in.compare(i, kFilter.size(), kFilter) == 0 &&
+        in.compare(i + kFilter.size(), kList.size(), kList) != 0) {
       const std::size_t begin = i + kFilter.size();
       std::size_t close = begin;  // the ')' of PostingSource(
       for (int depth = 1; close < in.size(); ++close) {

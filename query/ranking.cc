@@ -6,6 +6,7 @@
 
 #include "engine/schema.h"
 #include "query/deadline.h"
+#include "query/document_list.h"
 #include "query/feedback.h"
 #include "query/hit_reads.h"
 #include "query/parallel_match.h"
@@ -59,37 +60,6 @@ void order_ties_by_id(Xapian::Enquire& enquire) {
 }
 
 namespace {
-
-// The abstracts of a sorted list of document numbers: a filter.
-class DocumentList : public Xapian::PostingSource {
- public:
-  explicit DocumentList(std::vector<Xapian::docid> docs) : docs_(std::move(docs)) {}
-  DocumentList* clone() const override { return new DocumentList(docs_); }
-  void init(const Xapian::Database&) override {
-    at_ = 0;
-    started_ = false;
-  }
-  Xapian::doccount get_termfreq_min() const override { return 0; }
-  Xapian::doccount get_termfreq_est() const override { return static_cast<Xapian::doccount>(docs_.size()); }
-  Xapian::doccount get_termfreq_max() const override { return static_cast<Xapian::doccount>(docs_.size()); }
-  void next(double) override {
-    if (started_) ++at_;
-    started_ = true;
-  }
-  void skip_to(Xapian::docid did, double) override {
-    started_ = true;
-    at_ = static_cast<std::size_t>(std::lower_bound(docs_.begin() + static_cast<long>(std::min(at_, docs_.size())),
-                                                    docs_.end(), did) - docs_.begin());
-  }
-  bool at_end() const override { return started_ && at_ >= docs_.size(); }
-  Xapian::docid get_docid() const override { return docs_[at_]; }
-  std::string get_description() const override { return "DocumentList"; }
-
- private:
-  std::vector<Xapian::docid> docs_;
-  std::size_t at_ = 0;
-  bool started_ = false;
-};
 
 // Xapian's hits from..from+n of `enquire`'s query. Optional position checks
 // (PositionChecks::defer_optional) are done on the best candidates only: a

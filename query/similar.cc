@@ -1,6 +1,7 @@
 #include "query/similar.h"
 
 #include "engine/schema.h"
+#include "query/document_list.h"
 #include "query/hits.h"
 #include "query/positional.h"
 #include "query/ranking.h"
@@ -26,20 +27,14 @@ class ExpandWords : public Xapian::ExpandDecider {
 }  // namespace
 
 SearchResults similar(Xapian::Database& db, const compression::Decompressor& stored,
-                      const std::vector<std::string>& ids, const SearchOptions& options) {
+                      const std::vector<std::string>& ids, const SearchOptions& options, bool cluster, bool remote) {
   SearchResults results;
   results.exact_matches = true;  // until the search: none
   results.indexed_abstracts = db.get_doccount();
+  std::vector<Xapian::docid> docs = documents_of(db, ids, !remote);
+  if (docs.empty()) return results;
   Xapian::RSet rset;
-  std::vector<Xapian::Query> given;
-  for (const auto& id : ids) {
-    std::string term = schema::id_term(id);
-    auto it = db.postlist_begin(term);
-    if (it == db.postlist_end(term)) continue;
-    rset.add_document(*it);
-    given.emplace_back(term);
-  }
-  if (rset.empty()) return results;
+  for (const Xapian::docid d : docs) rset.add_document(d);
   Xapian::Enquire enquire(db);
   enquire.set_weighting_scheme(bm25(options.ranking));
   ExpandWords decider;
@@ -52,8 +47,11 @@ SearchResults similar(Xapian::Database& db, const compression::Decompressor& sto
   }
   if (parts.empty()) return results;
   Xapian::Query query(Xapian::Query::OP_OR, parts.begin(), parts.end());
-  query = Xapian::Query(Xapian::Query::OP_AND_NOT, query,
-                        Xapian::Query(Xapian::Query::OP_OR, given.begin(), given.end()));
+  // The given abstracts left out (the right of an AND_NOT, which Xapian does
+  // not weigh again as its terms run out: linear in the ids on a cluster too).
+  const Xapian::Query given =
+      cluster ? id_terms(ids) : Xapian::Query((new DocumentList(std::move(docs)))->release());
+  query = Xapian::Query(Xapian::Query::OP_AND_NOT, query, given);
   enquire.set_query(query);
   order_ties_by_id(enquire);
   Xapian::MSet mset = enquire.get_mset(static_cast<Xapian::doccount>(options.offset),

@@ -56,6 +56,7 @@ class ReadingList:
         self.path = path
         self.lines: list[str] = []
         self.ids: list[str] = []
+        self._listed: set[str] = set()  # the ids, to tell what is listed in one step
         if path.exists():
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
                 self.lines.append(line)
@@ -65,26 +66,30 @@ class ReadingList:
                 id_, _, rest = entry.partition(" ")
                 if rest.strip() and not rest.strip().startswith("#"):
                     raise abstracts.InputError(f"{path}:{number}: expected one id per line, found '{entry}'")
-                if id_ in self.ids:
+                if id_ in self._listed:
                     raise abstracts.InputError(f"{path}:{number}: {id_} stands on the list twice")
                 self.ids.append(id_)
+                self._listed.add(id_)
+
+    def __contains__(self, id_: str) -> bool:
+        return id_ in self._listed
 
     def add(self, id_: str, title: str) -> bool:
-        if id_ in self.ids:
+        if id_ in self._listed:
             return False
         if not self.lines:
             self.lines = HEADER.splitlines()
         note = " ".join(title.split())
         self.lines.append(f"{id_}  # {note}")
         self.ids.append(id_)
+        self._listed.add(id_)
         return True
 
-    def remove(self, id_: str) -> bool:
-        if id_ not in self.ids:
-            return False
-        self.ids.remove(id_)
-        self.lines = [line for line in self.lines if line.strip().partition(" ")[0] != id_]
-        return True
+    def remove(self, ids: Sequence[str]) -> None:
+        gone = set(ids)
+        self.ids = [i for i in self.ids if i not in gone]
+        self._listed -= gone
+        self.lines = [line for line in self.lines if line.strip().partition(" ")[0] not in gone]
 
     def save(self) -> None:
         """Atomically: a temporary file in the same folder, renamed over the list."""
@@ -123,36 +128,34 @@ def run(args: argparse.Namespace) -> int:
     index_dir = Path(args.index) if args.index else abstracts.default_index_dir()
     with abstracts.Index(index_dir) as index:
         if args.command == "add":
-            unknown = [i for i in args.ids if index.get(i) is None and index.get(i.lower()) is None]
+            found = [a or b for a, b in zip(index.get_many(args.ids), index.get_many([i.lower() for i in args.ids]))]
+            unknown = [i for i, a in zip(args.ids, found) if a is None]
             if unknown:
                 raise abstracts.Error(
                     "not in the index: " + " ".join(unknown), "ids are what `abstracts search` prints after `id`"
                 )
-            for given in args.ids:
-                found = index.get(given) or index.get(given.lower())
-                assert found is not None
-                if not the_list.add(found.id, found.title):
-                    print(f"reading-list: {found.id} is on the list already", file=sys.stderr)
+            for a in found:
+                assert a is not None
+                if not the_list.add(a.id, a.title):
+                    print(f"reading-list: {a.id} is on the list already", file=sys.stderr)
             the_list.save()
             print(f"reading-list: {len(the_list.ids)} abstracts on {the_list.path}", file=sys.stderr)
             return 0
         if args.command == "remove":
-            missing = [i for i in args.ids if i not in the_list.ids]
+            missing = [i for i in args.ids if i not in the_list]
             if missing:
                 raise abstracts.Error("not on the list: " + " ".join(missing))
-            for id_ in args.ids:
-                the_list.remove(id_)
+            the_list.remove(args.ids)
             the_list.save()
             return 0
         if args.command == "list":
-            for id_ in the_list.ids:
-                a = index.get(id_)
+            for id_, a in zip(the_list.ids, index.get_many(the_list.ids)):
                 if args.json:
                     print(json.dumps({"id": id_, "in_index": a is not None, "title": a.title if a else ""}))
                 else:
                     print(f"{id_}  {a.title}  {location(a)}" if a else f"{id_}  (not in the index)")
             return 0 if the_list.ids else 1
-        listed = [i for i in the_list.ids if index.get(i) is not None]
+        listed = [i for i, a in zip(the_list.ids, index.get_many(the_list.ids)) if a is not None]
         if args.command == "search":
             result = index.search(" ".join(args.query), limit=args.limit, within=listed)
             if result.corrected:
@@ -166,8 +169,8 @@ def run(args: argparse.Namespace) -> int:
             print_hits(result.hits, args.json)
             return 0 if result.hits else 1
         # export: the library's citations, in list order, notes relative to here.
-        entries = [index.get(i) for i in listed]
-        sys.stdout.write(abstracts.export([a for a in entries if a], args.format, relative_to=Path.cwd()))
+        entries = [a for a in index.get_many(listed) if a is not None]
+        sys.stdout.write(abstracts.export(entries, args.format, relative_to=Path.cwd()))
         return 0 if listed else 1
 
 

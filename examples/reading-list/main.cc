@@ -3,10 +3,12 @@
 // Exit status: 0 when something was done or found, 1 when nothing was found,
 // 2 on error (with "error: ..." and "hint: ..." on stderr).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -98,12 +100,24 @@ int empty_list(const ReadingList& list) {
   return 1;
 }
 
-void warn_missing(const Index& index, const std::vector<std::string>& ids) {
-  for (const auto& id : ids) {
-    if (!index.get(id)) {
-      say(id + " is on the list but not in the index " + index.path().string());
-    }
+// Calls f(id, abstract or nullopt) for each of `ids`, in order, looking them up
+// a thousand a call: a call each would see the index afresh each time, and
+// the whole list at once would be in memory at once.
+template <class F>
+void for_each_listed(const Index& index, const std::vector<std::string>& ids, F&& f) {
+  constexpr std::size_t kPage = 1000;
+  for (std::size_t from = 0; from < ids.size(); from += kPage) {
+    const std::vector<std::string> page(ids.begin() + static_cast<long>(from),
+                                        ids.begin() + static_cast<long>(std::min(ids.size(), from + kPage)));
+    const auto found = index.get(page);
+    for (std::size_t i = 0; i < page.size(); ++i) f(page[i], found[i]);
   }
+}
+
+void warn_missing(const Index& index, const std::vector<std::string>& ids) {
+  for_each_listed(index, ids, [&](const std::string& id, const std::optional<Abstract>& a) {
+    if (!a) say(id + " is on the list but not in the index " + index.path().string());
+  });
 }
 
 int add(const Context& ctx, const std::vector<std::string>& ids) {
@@ -118,8 +132,7 @@ int add(const Context& ctx, const std::vector<std::string>& ids) {
   Index index = ctx.open_index();
   std::vector<Abstract> found;
   std::vector<std::string> missing;
-  for (const auto& id : ids) {
-    auto a = index.get(id);
+  for_each_listed(index, ids, [&](const std::string& id, std::optional<Abstract> a) {
     // A DOI as written ("10.1002/(SICI)..."): the index keeps DOIs, and so
     // the ids made of them, in lower case.
     if (!a && id.rfind("10.", 0) == 0) a = index.get(ascii_lower(id));
@@ -128,7 +141,7 @@ int add(const Context& ctx, const std::vector<std::string>& ids) {
     } else {
       missing.push_back(id);
     }
-  }
+  });
   if (!missing.empty()) {
     throw Error(
         std::string(missing.size() == 1 ? "no abstract with id " : "no abstracts with ids ") +
@@ -180,7 +193,8 @@ int list_command(const Context& ctx, bool json) {
   Index index = ctx.open_index();
   warn_missing(index, list.ids());
   auto out = printer(json);
-  for (const auto& id : list.ids()) out->entry(id, index.get(id));
+  for_each_listed(index, list.ids(),
+                  [&](const std::string& id, const std::optional<Abstract>& a) { out->entry(id, a); });
   return 0;
 }
 
@@ -231,13 +245,13 @@ int export_command(const Context& ctx, const std::string& format) {
   std::error_code error;
   options.relative_to = fs::current_path(error);
   abstracts::CitationWriter writer(std::cout, *abstracts::citation_format(format), options);
-  for (const auto& id : list.ids()) {
-    if (auto a = index.get(id)) {
+  for_each_listed(index, list.ids(), [&](const std::string& id, const std::optional<Abstract>& a) {
+    if (a) {
       writer.write(*a);
     } else {
       say(id + " is on the list but not in the index " + index.path().string() + "; left out");
     }
-  }
+  });
   writer.finish();
   return writer.written() > 0 ? 0 : 1;
 }

@@ -126,6 +126,9 @@ void bind_errors(py::module_& m) {
     } catch (const Error& e) {
       py::object error = error_object(e);
       PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
+    } catch (const py::cast_error& e) {
+      // A Python value a C++ type cannot take (pybind11 would say RuntimeError).
+      PyErr_SetString(PyExc_TypeError, e.what());
     }
   });
 }

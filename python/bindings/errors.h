@@ -12,7 +12,8 @@ namespace abstracts::python {
 // Defines abstracts.Error, IndexNotFound, IndexLocked, CorruptIndex,
 // QueryError (also a ValueError), InputError and ShardUnavailable in `m`, and
 // registers the translator that raises them for the C++ exceptions of the
-// same names. Call once, when the module is made.
+// same names, and TypeError for pybind11's cast_error (a value the C++ type
+// cannot take). Call once, when the module is made.
 void bind_errors(pybind11::module_& m);
 
 // The Python exception object for `e` (an instance of the class above that

@@ -13,6 +13,7 @@
 
 #include "bindings/bindings.h"
 #include "bindings/records.h"
+#include "bindings/values.h"
 
 namespace py = pybind11;
 
@@ -78,15 +79,6 @@ Facet facet_of(const std::string& field) {
       field + "\"");
 }
 
-// Ids from a str (one id) or an iterable of str: a lone str is never read as
-// its characters.
-std::vector<std::string> ids_of(const py::object& ids) {
-  if (py::isinstance<py::str>(ids)) return {ids.cast<std::string>()};
-  std::vector<std::string> out;
-  for (const py::handle& id : ids) out.push_back(py::cast<std::string>(id));
-  return out;
-}
-
 PySearchResult search(const PyIndex& self, const std::string& query, std::size_t limit,
                       std::size_t offset, const std::string& sort, const py::object& within,
                       bool snippets, bool plain, bool correct_spelling, bool expand_acronyms,
@@ -104,7 +96,7 @@ PySearchResult search(const PyIndex& self, const std::string& query, std::size_t
   options.count_matches_up_to = exact_total ? SIZE_MAX : 0;
   options.time_limit = time_limit;
   if (!within.is_none()) {
-    options.within_ids = ids_of(within);
+    options.within_ids = ids_of(within, "within");
     // An empty list means no abstract at all, where the library's empty list means every one.
     if (options.within_ids.empty()) options.within_ids.push_back(std::string());
   }
@@ -120,7 +112,7 @@ PySearchResult similar(const PyIndex& self, const py::object& ids, std::size_t l
   options.limit = limit;
   options.offset = offset;
   options.snippets = snippets;
-  const std::vector<std::string> given = ids_of(ids);
+  const std::vector<std::string> given = ids_of(ids, "ids");
   return to_python(
       without_gil(self, [&](const Index& index) { return index.similar(given, options); }));
 }
@@ -189,6 +181,15 @@ void bind_index(py::module_& m) {
             return without_gil(self, [&](const Index& index) { return index.get(id); });
           },
           py::arg("id"), "The Abstract with this id, or None.")
+      .def(
+          "get_many",
+          [](const PyIndex& self, const py::object& ids) {
+            const std::vector<std::string> given = ids_of(ids, "ids");
+            return without_gil(self, [&](const Index& index) { return index.get(given); });
+          },
+          py::arg("ids"),
+          "The Abstract of each id (an id or a list of ids), in order, None for one the index does "
+          "not have: one call, where get() for each would see the index afresh each time.")
       .def(
           "stats",
           [](const PyIndex& self) {

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "abstracts/export.h"
+#include "bindings/values.h"
 
 namespace py = pybind11;
 
@@ -58,8 +59,9 @@ py::dict abstract_dict(const Abstract& a) {
 }
 
 Author author_from(const py::handle& value, const char* key) {
+  const std::string what = std::string("a name in record[\"") + key + "\"]";
   if (py::isinstance<py::str>(value)) {
-    const std::string name = value.cast<std::string>();
+    const std::string name = utf8_of(value, what);
     // "Balázs, C." is family, given; a name without a comma stays whole, as
     // the library keeps a name the source does not split.
     const auto comma = name.find(',');
@@ -72,13 +74,13 @@ Author author_from(const py::handle& value, const char* key) {
   if (py::isinstance<py::dict>(value)) {
     auto d = value.cast<py::dict>();
     Author author;
-    if (d.contains("family")) author.family = d["family"].cast<std::string>();
-    if (d.contains("given")) author.given = d["given"].cast<std::string>();
+    if (d.contains("family")) author.family = utf8_of(d["family"], what + "[\"family\"]");
+    if (d.contains("given")) author.given = utf8_of(d["given"], what + "[\"given\"]");
     return author;
   }
   if (py::isinstance<py::tuple>(value) && py::len(value) == 2) {
     auto t = value.cast<py::tuple>();
-    return Author{t[0].cast<std::string>(), t[1].cast<std::string>()};
+    return Author{utf8_of(t[0], what), utf8_of(t[1], what)};
   }
   throw py::type_error(
       std::string("record[\"") + key +
@@ -98,7 +100,12 @@ std::vector<std::string> strings_from(const py::handle& value, const char* key) 
   if (py::isinstance<py::str>(value)) {
     throw py::type_error(std::string("record[\"") + key + "\"] is a list of str, not one str");
   }
-  return value.cast<std::vector<std::string>>();
+  if (!py::isinstance<py::iterable>(value)) {
+    throw py::type_error(std::string("record[\"") + key + "\"] is a list of str, not " + type_name(value));
+  }
+  std::vector<std::string> out;
+  for (const py::handle& item : value) out.push_back(utf8_of(item, std::string("an item of record[\"") + key + "\"]"));
+  return out;
 }
 
 int date_part(std::string_view part, const std::string& date) {
@@ -219,13 +226,14 @@ Abstract abstract_from_dict(const py::dict& record) {
   bool has_text = false;
   for (auto [k, value] : record) {
     if (!py::isinstance<py::str>(k)) throw py::type_error("a record's keys are str");
-    const std::string key = k.cast<std::string>();
+    const std::string key = utf8_of(k, "a record's key");
+    const std::string what = "record[\"" + key + "\"]";
     auto text = std::find_if(std::begin(kText), std::end(kText),
                              [&](const auto& f) { return key == f.first; });
     auto list = std::find_if(std::begin(kLists), std::end(kLists),
                              [&](const auto& f) { return key == f.first; });
     if (text != std::end(kText)) {
-      a.*(text->second) = value.cast<std::string>();
+      a.*(text->second) = utf8_of(value, what);
       has_text = has_text || key == "text";
     } else if (list != std::end(kLists)) {
       a.*(list->second) = strings_from(value, list->first);
@@ -235,12 +243,13 @@ Abstract abstract_from_dict(const py::dict& record) {
     } else if (key == "editors") {
       a.editors = authors_from(value, "editors");
     } else if (key == "date") {
-      set_date(a, value.cast<std::string>());
+      set_date(a, utf8_of(value, what));
     } else if (key == "year") {
       // A date given too says the same year, or the date wins; 0 is no year.
-      if (a.month == 0) a.year = value.cast<int>();
+      const int year = int_of(value, what);
+      if (a.month == 0) a.year = year;
     } else if (key == "line") {
-      a.line = value.cast<std::uint32_t>();
+      a.line = uint32_of(value, what);
     } else {
       throw py::type_error("record has an unknown key \"" + key +
                            "\" (the keys are those of Abstract.to_dict())");

@@ -18,6 +18,7 @@
 #include "bindings/bindings.h"
 #include "bindings/errors.h"
 #include "bindings/records.h"
+#include "bindings/values.h"
 
 namespace py = pybind11;
 
@@ -51,6 +52,17 @@ const char* status_name(FileReport::Status s) {
       return "skipped";
   }
   return "indexed";
+}
+
+// `record` as a dict: a dict, or what dict() makes one of (pairs). TypeError
+// for anything else.
+py::dict record_dict(const py::object& record) {
+  if (py::isinstance<py::dict>(record)) return py::reinterpret_borrow<py::dict>(record);
+  try {
+    return py::dict(record);
+  } catch (const py::error_already_set&) {
+    throw py::type_error("record is a dict with the keys of Abstract.to_dict(), not " + type_name(record));
+  }
 }
 
 // The C++ Writer, its calls serialised (the Writer is not thread-safe, and a
@@ -121,7 +133,7 @@ class PyWriter {
   }
 
   std::string add(const py::object& record) {
-    Abstract abstract = abstract_from_dict(py::dict(record));
+    Abstract abstract = abstract_from_dict(record_dict(record));
     py::gil_scoped_release release;
     Hold hold(*this);
     return get().add(std::move(abstract));
@@ -291,7 +303,9 @@ void bind_writer(py::module_& m) {
            "IndexSummary.")
       .def("add", &PyWriter::add, py::arg("record"),
            "Adds an abstract from a dict with the keys of Abstract.to_dict() (\"text\" required), "
-           "replacing one with the same id; returns its id. Visible to readers after commit().")
+           "replacing one with the same id; returns its id. Visible to readers after commit(). As "
+           "a file's record: raises InputError for one with no text, over 16 MiB, or a date that is "
+           "none, and keeps a text over 1 MiB cut. TypeError for a value of the wrong type.")
       .def("remove", &PyWriter::remove, py::arg("id"),
            "Removes the abstract with this id; returns False if there was none.")
       .def("commit", &PyWriter::commit, "Makes the changes visible to readers, atomically.")

@@ -201,8 +201,13 @@ class Writer {
   // an arXiv id without version). If id is empty it is the DOI, else the arXiv
   // id, PMID or citation key, else derived from the text with content_id(); an
   // empty title is derived from the text. Visible to readers after commit().
-  // Returns the id. Throws Error if the index is a shard and the id belongs to
-  // another one.
+  // Returns the id. As a file's record: a text over 1 MiB is kept cut to 1 MiB
+  // ("…" at the cut). Throws InputError, and adds nothing, for an abstract whose
+  // text shows nothing (empty, white space), whose text fields come to over
+  // 16 MiB together (the cap on a record in a file), or whose date is none (a
+  // year other than 0 outside 1000-2999, a month outside 1-12 or without a
+  // year, a day outside 1-31 or without a month; 0 is unknown); Error if the
+  // index is a shard and the id belongs to another one.
   std::string add(Abstract abstract);
 
   // Removes the abstract with this id (with every record of its paper). Returns
