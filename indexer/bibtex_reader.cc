@@ -605,7 +605,7 @@ std::optional<Record> BibtexReader::read_next() {
     for (std::string_view venue : {"journaltitle", "journal", "booktitle"}) {
       if (f.venue.empty()) f.venue = std::string(get(venue));
     }
-    f.categories = split_list(get("keywords"), ",;");
+    f.categories = split_list(get("keywords"), ",;", kMaxCategories);
     f.doi = plain(get("doi"));
     f.pmid = plain(get("pmid"));
     f.pmcid = plain(get("pmcid"));

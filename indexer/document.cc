@@ -24,7 +24,6 @@ namespace {
 // character's boundary, with "…").
 constexpr std::size_t kMaxStoredTextBytes = 1 << 20;
 constexpr std::size_t kMaxStoredFieldBytes = 16 << 10;
-constexpr std::size_t kMaxStoredCategories = 1000;
 
 void cut_utf8(std::string& s, std::size_t max_bytes) {
   if (s.size() <= max_bytes) return;
@@ -98,7 +97,10 @@ Abstract make_abstract(const Record& record, const std::string& source, const st
   cut_utf8(a.text, kMaxStoredTextBytes);
   cut_utf8(a.title, kMaxStoredFieldBytes);
   cut_utf8(a.venue, kMaxStoredFieldBytes);
-  if (a.categories.size() > kMaxStoredCategories) a.categories.resize(kMaxStoredCategories);
+  // As the readers keep them (Writer::add may be given any number).
+  if (a.categories.size() > kMaxCategories) a.categories.resize(kMaxCategories);
+  if (a.tags.size() > kMaxCategories) a.tags.resize(kMaxCategories);
+  if (a.collections.size() > kMaxCategories) a.collections.resize(kMaxCategories);
   for (auto& category : a.categories) category = display_text(category);
   for (auto& editor : a.editors) {
     editor.family = display_text(editor.family);

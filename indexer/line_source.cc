@@ -132,9 +132,9 @@ bool LineSource::fill() {
   return false;
 }
 
-std::vector<std::string> split_list(std::string_view text, std::string_view separators) {
+std::vector<std::string> split_list(std::string_view text, std::string_view separators, std::size_t most) {
   std::vector<std::string> items;
-  for (std::size_t i = 0; i <= text.size();) {
+  for (std::size_t i = 0; i <= text.size() && items.size() < most;) {
     const auto end = std::min(text.size(), text.find_first_of(separators, i));
     if (const auto item = trim(text.substr(i, end - i)); !item.empty()) items.emplace_back(item);
     i = end + 1;

@@ -97,8 +97,10 @@ inline std::string_view trim(std::string_view s, std::string_view space = " \t\f
 }
 
 // The items of a list written as one string ("hep-ph math.CO", "a, b; c"),
-// split at any of `separators` and trimmed; empty ones are left out.
-std::vector<std::string> split_list(std::string_view text, std::string_view separators);
+// split at any of `separators` and trimmed; empty ones are left out. At most
+// `most` (the first).
+std::vector<std::string> split_list(std::string_view text, std::string_view separators,
+                                    std::size_t most = SIZE_MAX);
 
 }  // namespace abstracts::indexer
 

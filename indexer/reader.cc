@@ -230,7 +230,7 @@ void arxiv(Json j, Record& r) {
   } else {
     parse_name_list(text_of(j, "authors"), r.fields);
   }
-  r.fields.categories = split_list(text_of(j, "categories"), " ");
+  r.fields.categories = split_list(text_of(j, "categories"), " ", kMaxCategories);
   // The first version's date is the paper's; update_date is the record's.
   std::string date = text_of(j, "update_date");
   if (const auto versions = find(j, "versions"); versions && array_size(*versions) > 0 &&
@@ -258,6 +258,7 @@ void semantic_scholar(Json j, Record& r) {
   }
   if (const auto entities = find_array(j, "entities")) {
     for (const Json e : *entities) {
+      if (r.fields.categories.size() == kMaxCategories) break;
       if (std::string_view entity; e.get(entity) == simdjson::SUCCESS) r.fields.categories.emplace_back(entity);
     }
   }
@@ -334,6 +335,7 @@ void openalex(Json j, Record& r) {
   }
   if (const auto keywords = find_array(j, "keywords")) {
     for (const Json k : *keywords) {
+      if (r.fields.categories.size() == kMaxCategories) break;
       if (!k.is_object()) continue;
       std::string name = text_of(k, "display_name");
       if (!name.empty()) r.fields.categories.push_back(std::move(name));
@@ -415,7 +417,7 @@ void csl(Json j, Record& r) {
     }
     settle_date(r.fields.year, r.fields.month, r.fields.day);
   }
-  r.fields.categories = split_list(text_of(j, "keyword"), ",;");
+  r.fields.categories = split_list(text_of(j, "keyword"), ",;", kMaxCategories);
   const std::string note = text_of(j, "note");
   if (const auto at = note.find("standard_id: "); at != std::string::npos) {
     const std::string id = note.substr(at + 13, note.find_first_of(" \n", at + 13) - (at + 13));
@@ -949,6 +951,10 @@ class RisReader : public Reader {
       web_of_science_ = true;
       return;
     } else if (tag == "KW") {
+      if (f.categories.size() == kMaxCategories) {
+        last_ = nullptr;  // past the cap: nor its continuation lines
+        return;
+      }
       f.categories.push_back(value);
       last_ = &f.categories.back();
       return;

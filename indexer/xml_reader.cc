@@ -72,7 +72,7 @@ bool below(std::string_view path, std::string_view prefix, std::string_view& res
 // record may list many keywords).
 void add_once(std::string item, std::vector<std::string>& list,
               std::unordered_set<std::string>& seen) {
-  if (item.empty() || !seen.insert(item).second) return;
+  if (item.empty() || list.size() == kMaxCategories || !seen.insert(item).second) return;
   list.push_back(std::move(item));
 }
 
@@ -360,7 +360,7 @@ class AtomFormat : public XmlFormat {
     if (rel == "/arxiv:primary_category") e_.primary = trimmed(attribute(attrs, "term"));
     if (rel == "/category") {
       std::string term = trimmed(attribute(attrs, "term"));
-      if (!term.empty()) e_.categories.push_back(std::move(term));
+      if (!term.empty() && e_.categories.size() < kMaxCategories) e_.categories.push_back(std::move(term));
     }
     return nullptr;
   }

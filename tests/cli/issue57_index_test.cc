@@ -148,6 +148,21 @@ TEST_F(Issue57Index, AStrictRunReadsAgainWhatALenientRunLeftOut) {
   EXPECT_TRUE(contains(r.err, "0 new or changed, 1 unchanged")) << r.err;
 }
 
+// Finding 8's class: a record keeps its first 1,000 keywords, however many it
+// names (each was a term of its document).
+TEST_F(Issue57Index, ARecordKeepsItsFirstThousandKeywords) {
+  std::string ris = "TY  - JOUR\nDO  - 10.9/kw\nAB  - Many keywords about tapirs.\n";
+  for (int i = 0; i < 5000; ++i) ris += "KW  - keyword" + std::to_string(i) + "\n";
+  write_file(dir_ / "kw.ris", ris + "ER  - \n");
+  ASSERT_EQ(abstracts({"index", "-q", "kw.ris"}).status, 0);
+  const auto r = abstracts({"show", "--json", "10.9/kw"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json shown = json::parse(r.out);
+  ASSERT_EQ(shown.at("categories").size(), 1000u);
+  EXPECT_EQ(shown.at("categories").front(), "keyword0");
+  EXPECT_EQ(shown.at("categories").back(), "keyword999");
+}
+
 // Finding 14: once the demo corpus is forgotten, a plain `index` of the default
 // index says there is nothing to index, rather than putting it back.
 TEST_F(Issue57Index, AForgottenDemoCorpusStaysOut) {

@@ -75,6 +75,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (const auto& a : f.authors) utf8 = utf8 && is_utf8(a.family) && is_utf8(a.given);
       for (const auto& c : f.categories) utf8 = utf8 && is_utf8(c);
       check(utf8, "a record is UTF-8");
+      check(f.categories.size() <= abstracts::indexer::kMaxCategories, "a record keeps at most kMaxCategories categories");
       check(f.authors.size() <= abstracts::kMaxAuthors && f.author_count >= f.authors.size() &&
                 (f.author_count == f.authors.size() || f.authors.size() == abstracts::kMaxAuthors),
             "a record keeps at most kMaxAuthors authors and counts them all");
