@@ -15,21 +15,49 @@ bool number(std::string_view s, T& out) {
   return ec == std::errc() && end == s.data() + s.size();
 }
 
+// A field as encode() writes it: a tab, a line break or a backslash escaped
+// (a key or a date is Zotero's text, which may hold any of them).
+std::string escaped(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\\' || c == '\t' || c == '\n') {
+      out += '\\';
+      out += c == '\t' ? 't' : c == '\n' ? 'n' : '\\';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string unescaped(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size()) {
+      const char c = s[++i];
+      out += c == 't' ? '\t' : c == 'n' ? '\n' : c;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string state_key(std::string_view database) { return "zotero:" + std::string(database); }
 
 // A line a field, tab-separated: the files' state, the records, then one line
-// per item: name, itemID, version, digest (in hex), dateModified (none of them
-// holds a tab). A state kept before digests has no digest: its items are all
-// read again at the next sync.
+// per item: name, itemID, version, digest (in hex), dateModified (the text ones
+// escaped). A state kept before digests has no digest: its items are all read
+// again at the next sync.
 std::string encode(const SyncState& state) {
   std::string out = state.files_state + "\n" + std::to_string(state.records) + "\n";
   char digest[17];
   for (const auto& [name, item] : state.items) {
     std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(item.digest));
-    out += name + '\t' + std::to_string(item.item_id) + '\t' + std::to_string(item.version) + '\t' + digest +
-           '\t' + item.date_modified + '\n';
+    out += escaped(name) + '\t' + std::to_string(item.item_id) + '\t' + std::to_string(item.version) + '\t' +
+           digest + '\t' + escaped(item.date_modified) + '\n';
   }
   return out;
 }
@@ -58,13 +86,13 @@ bool decode(std::string_view value, SyncState& state) {
     if (n < 3) return false;
     fields[n] = item;
     // encode() wrote the names in order: each goes at the end.
-    SyncState::Item& it = state.items.emplace_hint(state.items.end(), std::string(fields[0]), SyncState::Item{})->second;
+    SyncState::Item& it = state.items.emplace_hint(state.items.end(), unescaped(fields[0]), SyncState::Item{})->second;
     if (!number(fields[1], it.item_id) || !number(fields[2], it.version)) return false;
     if (n == 4) {  // with a digest
       const auto [end, ec] = std::from_chars(fields[3].data(), fields[3].data() + fields[3].size(), it.digest, 16);
       if (ec != std::errc() || end != fields[3].data() + fields[3].size()) return false;
     }
-    it.date_modified = fields[n];
+    it.date_modified = unescaped(fields[n]);
   }
   return true;
 }

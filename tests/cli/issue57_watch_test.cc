@@ -2,7 +2,8 @@
 // or moved in is watched under its new name; a source another process adds is
 // watched; a link to a folder is not followed; no file is logged before its
 // commit (kill -9 after the first line: every file logged is in the index); a
-// full disk is waited out, not the end of the watch.
+// Zotero database in WAL mode is followed; a full disk is waited out, not the
+// end of the watch.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "tests/support/test_support.h"
+#include "tests/support/zotero_library.h"
 
 namespace abstracts::testing::issue57_watch_test {
 namespace {
@@ -237,6 +239,21 @@ TEST_F(Issue57Watch, NoFileIsLoggedBeforeItsCommit) {
   }
 }
 
+// Finding 11: a Zotero database in WAL mode commits to its -wal, not to the
+// database file, until a checkpoint (none here): the watch hears of it there.
+TEST_F(Issue57Watch, AZoteroDatabaseInWalModeIsFollowed) {
+  ZoteroLibrary lib(dir_ / "zotero" / "zotero.sqlite");
+  const auto item = lib.add_item("WAL00001", "Marine mammals", "A first abstract about walruses.");
+  lib.exec("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;");
+  ASSERT_EQ(abstracts({"index", lib.path().string()}).status, 0);
+  auto watcher = watch();
+  EXPECT_TRUE(eventually("walruses", 1));
+  lib.set_field(item, "abstractNote", "An edited abstract about narwhals.");
+  EXPECT_TRUE(eventually("narwhals", 1)) << watcher->log();
+  EXPECT_EQ(count("walruses"), 0u);
+  EXPECT_EQ(watcher->stop(), 0);
+}
+
 // Finding 11: a full disk (a small tmpfs holding the index) stops a batch, not
 // the watch; once there is room again the change is indexed. Needs root (or a
 // user namespace) for the mount: skipped without.
@@ -244,7 +261,7 @@ class Issue57WatchFullDisk : public Issue57Watch {
  protected:
   void SetUp() override {
     fs::create_directories(disk_);
-    if (::mount("tmpfs", disk_.c_str(), "tmpfs", 0, "size=8m") != 0) {
+    if (::mount("tmpfs", disk_.c_str(), "tmpfs", 0, "size=16m") != 0) {
       GTEST_SKIP() << "cannot mount a small tmpfs to fill (needs root): " << std::strerror(errno);
     }
     mounted_ = true;

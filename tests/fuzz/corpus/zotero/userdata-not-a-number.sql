@@ -1,0 +1,1 @@
+UPDATE version SET version = 'abc' WHERE schema = 'userdata';
