@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "abstracts/error.h"
+#include "engine/analysis/unicode_text.h"
 
 namespace abstracts::layout {
 namespace fs = std::filesystem;
@@ -76,17 +77,35 @@ std::string read_stub(const fs::path& dir) {
 std::string shown(std::string_view text) {
   constexpr std::size_t kMaxShown = 80;
   std::string out = "\"";
-  for (std::size_t i = 0; i < text.size() && i < kMaxShown; ++i) {
+  auto escape = [&](unsigned char c) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "\\x%02x", c);
+    out += hex;
+  };
+  std::size_t i = 0;
+  while (i < text.size() && i < kMaxShown) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x20 || c == 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7f) {
+        escape(c);
+      } else {
+        out += static_cast<char>(c);
+      }
+      ++i;
+      continue;
+    }
+    // A character of several bytes, whole and valid, is kept; else its first byte is escaped.
+    const std::size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+    const std::string_view one = text.substr(i, n);
+    if (n > 1 && one.size() == n && analysis::find_invalid_utf8(one) == std::string_view::npos) {
+      out += one;
+      i += n;
     } else {
-      out += static_cast<char>(c);
+      escape(c);
+      ++i;
     }
   }
-  if (text.size() > kMaxShown) out += "...";
+  if (i < text.size()) out += "...";
   return out + "\"";
 }
 

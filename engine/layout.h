@@ -57,9 +57,10 @@ struct StubVersion {
 };
 StubVersion stub_version(const std::filesystem::path& dir);
 
-// `text` (a stub file's, a cluster file's line) as an error may quote it: in
-// double quotes, control characters (NUL too) escaped as \xHH, cut after 80
-// bytes, so that a file of any bytes makes a short, printable message.
+// `text` (a stub file's, a cluster file's line, a key in a database) as an
+// error may quote it: in double quotes, control characters (NUL too) and bytes
+// that are not UTF-8 escaped as \xHH, cut after 80 bytes (at a character's
+// end), so that any bytes make a short, printable UTF-8 message.
 std::string shown(std::string_view text);
 
 // Removes bulk-build leftovers and generations other than the current one.

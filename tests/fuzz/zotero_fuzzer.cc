@@ -31,15 +31,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// This process's database, made anew for each input.
+// This process's database, made anew for each input; its folder removed at
+// exit (the path is never destroyed, so the exit handler may read it).
 const fs::path& database() {
-  static const fs::path path = [] {
+  static const fs::path* const path = [] {
     char dir[] = "/tmp/abstracts-fuzz-zotero-XXXXXX";
     check(::mkdtemp(dir) != nullptr, "mkdtemp");
-    std::atexit([] { fs::remove_all(database().parent_path()); });
-    return fs::path(dir) / "zotero.sqlite";
+    return new fs::path(fs::path(dir) / "zotero.sqlite");
   }();
-  return path;
+  static const int removed_at_exit = std::atexit([] {
+    std::error_code ec;
+    fs::remove_all(database().parent_path(), ec);
+  });
+  (void)removed_at_exit;
+  return *path;
 }
 
 int deny_attach(void*, int action, const char*, const char*, const char*, const char*) {
