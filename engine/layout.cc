@@ -12,6 +12,8 @@
 
 #include "abstracts/error.h"
 #include "engine/analysis/unicode_text.h"
+#include "engine/neighbours.h"
+#include "engine/tiers.h"
 
 namespace abstracts::layout {
 namespace fs = std::filesystem;
@@ -180,6 +182,11 @@ StubVersion stub_version(const fs::path& dir) {
 void remove_stale(const fs::path& dir) {
   std::string current = read_stub(dir);
   std::error_code ec;
+  if (!current.empty()) {
+    // What a writer killed while building the generation's side files left.
+    fs::remove_all(tiers::building_path(dir / current), ec);
+    fs::remove(neighbours::building_path(dir / current), ec);
+  }
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     std::string name = entry.path().filename().string();
     bool stale_generation = !current.empty() && name.rfind(kGenerationPrefix, 0) == 0 && name != current;

@@ -25,6 +25,7 @@
 #include <hnswlib/hnswlib.h>
 
 #include "engine/schema.h"
+#include "engine/scratch.h"
 #include "engine/vectors.h"
 
 namespace fs = std::filesystem;
@@ -332,6 +333,7 @@ std::uint64_t build_graph(const fs::path& generation, const Xapian::Database& db
                           unsigned threads) {
   const fs::path building = building_path(generation), final_path = graph_path(generation);
   fs::remove(building);
+  scratch::Folder scratch(building);  // the file, until it is renamed into place
   std::vector<Xapian::docid> ids;
   std::string data;  // the vectors, one after another
   for (auto v = db.valuestream_begin(schema::kVectorSlot); v != db.valuestream_end(schema::kVectorSlot); ++v) {
@@ -389,6 +391,7 @@ std::uint64_t build_graph(const fs::path& generation, const Xapian::Database& db
     throw std::runtime_error("the nearest-neighbour graph written to " + building.string() +
                              " does not read back whole (is the disk full?)");
   }
+  scratch.release();
   fs::rename(building, final_path);
   const int dir = ::open(generation.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {

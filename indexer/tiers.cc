@@ -11,6 +11,7 @@
 
 #include "abstracts/search.h"
 #include "engine/schema.h"
+#include "engine/scratch.h"
 #include "engine/tiers.h"
 
 namespace abstracts::indexer {
@@ -42,6 +43,7 @@ void build_tiers(const fs::path& generation, const Xapian::Database& db) {
   const auto min_tf = static_cast<Xapian::doccount>(std::ceil(tiers::kTieredShare * db.get_doccount()));
   const fs::path building = tiers::building_path(generation), final_path = tiers::side_path(generation);
   fs::remove_all(building);
+  scratch::Folder scratch(building);  // until it is renamed into place
   Xapian::WritableDatabase side(building.string(), Xapian::DB_CREATE_OR_OVERWRITE | Xapian::DB_NO_TERMLIST |
                                                        Xapian::DB_BACKEND_GLASS);
   // Each tier posting as document << 32 | word << 16 | second tier << 15 | wdf,
@@ -125,6 +127,7 @@ void build_tiers(const fs::path& generation, const Xapian::Database& db) {
   side.close();
   // A reader holding the old side database open keeps reading its files.
   fs::remove_all(final_path);
+  scratch.release();
   fs::rename(building, final_path);
 }
 
