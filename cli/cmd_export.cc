@@ -69,20 +69,13 @@ void add_export_command(CLI::App& app, Context& ctx, int& status) {
     options.relative_to = std::filesystem::current_path(error);
     CitationWriter writer(std::cout, *citation_format(args->format), options);
     if (!args->ids.empty()) {
-      // A page of ids a call: one call each would see the index afresh each time.
-      const auto& ids = args->ids;
-      for (std::size_t from = 0; from < ids.size(); from += kIdsPerCall) {
-        const std::vector<std::string> page(ids.begin() + static_cast<long>(from),
-                                            ids.begin() + static_cast<long>(std::min(ids.size(), from + kIdsPerCall)));
-        const auto found = index.get(page);
-        for (std::size_t i = 0; i < page.size(); ++i) {
-          if (found[i]) {
-            writer.write(*found[i]);
-          } else {
-            std::cerr << "abstracts: no abstract with id '" << escape_controls(page[i]) << "'; left out\n";
-          }
+      for_each_abstract(index, args->ids, [&](const std::string& id, const std::optional<Abstract>& found) {
+        if (found) {
+          writer.write(*found);
+        } else {
+          std::cerr << "abstracts: no abstract with id '" << escape_controls(id) << "'; left out\n";
         }
-      }
+      });
     } else {
       std::string query;
       for (const auto& w : args->words) query += (query.empty() ? "" : " ") + w;

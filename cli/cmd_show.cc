@@ -24,24 +24,29 @@ void add_show_command(CLI::App& app, Context& ctx, int& status) {
     auto printer = make_printer(*json, ctx);
     bool all_found = true;
     bool first = true;
-    // A page of ids a call: one call each would see the index afresh each time.
-    for (std::size_t from = 0; from < ids->size(); from += kIdsPerCall) {
-      const std::vector<std::string> page(ids->begin() + static_cast<long>(from),
-                                          ids->begin() + static_cast<long>(std::min(ids->size(), from + kIdsPerCall)));
-      const auto found = index.get(page);
-      for (std::size_t i = 0; i < page.size(); ++i) {
-        if (!found[i]) {
-          std::cerr << "abstracts: no abstract with id '" << escape_controls(page[i]) << "'\n";
-          all_found = false;
-          continue;
-        }
-        if (!first && !*json) std::cout << '\n';
-        first = false;
-        printer->abstract(*found[i]);
+    for_each_abstract(index, *ids, [&](const std::string& id, const std::optional<Abstract>& found) {
+      if (!found) {
+        std::cerr << "abstracts: no abstract with id '" << escape_controls(id) << "'\n";
+        all_found = false;
+        return;
       }
-    }
+      if (!first && !*json) std::cout << '\n';
+      first = false;
+      printer->abstract(*found);
+    });
     status = all_found ? 0 : 1;
   });
+}
+
+void for_each_abstract(const Index& index, const std::vector<std::string>& ids,
+                       const std::function<void(const std::string& id, const std::optional<Abstract>& found)>& each) {
+  constexpr std::size_t kPage = 1000;
+  for (std::size_t from = 0; from < ids.size(); from += kPage) {
+    const std::vector<std::string> page(ids.begin() + static_cast<std::ptrdiff_t>(from),
+                                        ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), from + kPage)));
+    const auto found = index.get(page);
+    for (std::size_t i = 0; i < page.size(); ++i) each(page[i], found[i]);
+  }
 }
 
 }  // namespace abstracts::cli

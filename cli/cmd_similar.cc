@@ -30,16 +30,9 @@ void add_similar_command(CLI::App& app, Context& ctx, int& status) {
     set_mode(args->semantic, args->hybrid, args->options);
     if (args->lexical) args->options.mode = SearchMode::kLexical;
     Index index = ctx.open_index();
-    // A page of ids a call: one call each would see the index afresh each time.
-    const auto& ids = args->ids;
-    for (std::size_t from = 0; from < ids.size(); from += kIdsPerCall) {
-      const std::vector<std::string> page(ids.begin() + static_cast<long>(from),
-                                          ids.begin() + static_cast<long>(std::min(ids.size(), from + kIdsPerCall)));
-      const auto found = index.get(page);
-      for (std::size_t i = 0; i < page.size(); ++i) {
-        if (!found[i]) std::cerr << "abstracts: no abstract with id '" << escape_controls(page[i]) << "'\n";
-      }
-    }
+    for_each_abstract(index, args->ids, [](const std::string& id, const std::optional<Abstract>& found) {
+      if (!found) std::cerr << "abstracts: no abstract with id '" << escape_controls(id) << "'\n";
+    });
     auto fetch = [&](const SearchOptions& options, bool) { return index.similar(args->ids, options); };
     status = print_hits(*make_printer(args->json, ctx), args->options, fetch) == 0 ? 1 : 0;
   });

@@ -3,15 +3,23 @@
 #ifndef ABSTRACTS_CLI_COMMANDS_H_
 #define ABSTRACTS_CLI_COMMANDS_H_
 
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include <CLI/CLI.hpp>
 
 #include "cli/context.h"
 
 namespace abstracts::cli {
 
-// How many ids `show`, `export --ids` and `similar` look up in one Index::get
-// call: memory holds a page of abstracts, not the whole list.
-inline constexpr std::size_t kIdsPerCall = 1000;
+// Calls `each` with each of `ids` and its abstract (nullopt if the index has
+// none), in order, looking them up 1,000 at a time: one Index::get call each
+// would see the index afresh each time, and memory holds a page, not the list.
+// For `show`, `export --ids` and `similar`.
+void for_each_abstract(const Index& index, const std::vector<std::string>& ids,
+                       const std::function<void(const std::string& id, const std::optional<Abstract>& found)>& each);
 
 // The options `search` and `similar` share: --limit, --offset, --json, --explain.
 void add_result_options(CLI::App& cmd, SearchOptions& options, bool& json);
