@@ -9,7 +9,7 @@
 namespace abstracts::query {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -76,8 +76,8 @@ std::string percent_decoded(std::string_view s) {
 // before it, and after it punctuation, quotes, and brackets that close nothing
 // inside it ("(doi:10.1/x)." -> "doi:10.1/x"; a DOI's own "(SICI)" stays).
 std::string_view strip_pasted(std::string_view t) {
-  while (!t.empty() && is_space(t.front())) t.remove_prefix(1);
-  while (!t.empty() && is_space(t.back())) t.remove_suffix(1);
+  while (!t.empty() && is_blank(t.front())) t.remove_prefix(1);
+  while (!t.empty() && is_blank(t.back())) t.remove_suffix(1);
   for (bool changed = true; changed && !t.empty();) {
     changed = false;
     for (std::string_view open : {"\"", "'", "(", "[", "{", "<", "\u201c", "\u2018"}) {
@@ -162,16 +162,16 @@ std::optional<IdentifierQuery> read_identifier(std::string_view text) {
   // A label: "doi: 10.1/x", "arXiv:0704.0001", "PMID 31045810".
   std::string label;
   for (std::string_view l : {"doi", "arxiv", "pmid", "pmcid", "isbn"}) {
-    if (t.size() > l.size() && lower(t.substr(0, l.size())) == l && (t[l.size()] == ':' || is_space(t[l.size()]))) {
+    if (t.size() > l.size() && lower(t.substr(0, l.size())) == l && (t[l.size()] == ':' || is_blank(t[l.size()]))) {
       label = l;
       t.remove_prefix(l.size() + 1);
-      while (!t.empty() && (is_space(t.front()) || t.front() == ':')) t.remove_prefix(1);
+      while (!t.empty() && (is_blank(t.front()) || t.front() == ':')) t.remove_prefix(1);
       break;
     }
   }
   // "ISBN 978 0 262 03384 8": an ISBN may be written with spaces.
   if (label == "isbn") return make("isbn", t, true);
-  if (t.empty() || std::any_of(t.begin(), t.end(), is_space)) return std::nullopt;
+  if (t.empty() || std::any_of(t.begin(), t.end(), is_blank)) return std::nullopt;
   if (label == "doi") return make("doi", t, true);
   if (label == "arxiv") return make("arxiv", t, true);
   if (label == "pmid") return all_digits(t) ? make("pmid", t, true) : std::nullopt;
