@@ -87,6 +87,24 @@ class Issue42 : public ::testing::Test {
     return out;
   }
 
+  // The Zotero keys of the hits of each query, run as one batch (`search
+  // --queries`, one process where a search each would start thousands).
+  std::vector<std::set<std::string>> keys(const std::vector<std::string>& queries) const {
+    std::string batch;
+    for (std::size_t i = 0; i < queries.size(); ++i) batch += std::to_string(i) + "\t" + queries[i] + "\n";
+    write_file(dir_ / "queries.tsv", batch);
+    const auto r = abstracts({"search", "--json", "--limit", "0", "--no-correct", "--queries",
+                              (dir_ / "queries.tsv").string()});
+    EXPECT_LE(r.status, 1) << r.err;
+    EXPECT_FALSE(contains(r.err, "error:")) << r.err;
+    std::vector<std::set<std::string>> out(queries.size());
+    for (const auto& line : lines(r.out)) {
+      const auto hit = json::parse(line);
+      out.at(std::stoul(hit.at("query").get<std::string>())).insert(hit.at("zotero_key").get<std::string>());
+    }
+    return out;
+  }
+
   // A writable copy of a shared database.
   fs::path copy_of(const std::string& name) const {
     const fs::path to = dir_ / "home" / "Zotero" / "zotero.sqlite";
@@ -102,7 +120,7 @@ class Issue42 : public ::testing::Test {
 // Quoted for the query language: a phrase of the title's words.
 std::string phrase(const std::string& text) {
   std::string out;
-  for (char c : text) out += (c == '"' || c == '\\' || c == '(' || c == ')') ? ' ' : c;
+  for (char c : text) out += (c == '"' || c == '\\' || c == '(' || c == ')' || c == '\t' || c == '\n' || c == '\r') ? ' ' : c;
   return "\"" + out + "\"";
 }
 
@@ -111,7 +129,7 @@ std::string quoted(const std::string& text) {
   std::string out;
   for (char c : text) {
     if (c == '"' || c == '\\') out += '\\';
-    out += c;
+    out += (c == '\t' || c == '\n' || c == '\r') ? ' ' : c;
   }
   return "\"" + out + "\"";
 }
@@ -133,14 +151,19 @@ TEST_F(Issue42, EveryLiveItemWithAnAbstractIsFoundByWhatItHas) {
     // abstract, which shows one of them: the others' keys are found through it).
     EXPECT_TRUE(contains(r.err, "(" + std::to_string(items.size()) + " records)")) << r.err;
     const auto every = keys("-zzqqxxnothing");
+    // Each check's query, asked in one batch; then what each must find.
+    std::vector<std::string> queries;
+    std::vector<std::function<void(const std::set<std::string>&)>> checks;
     std::size_t found_by_title = 0;
     for (const auto& item : items) {
-      const std::string& key = item[0];
-      if (!item[1].empty() && keys("title:" + phrase(item[1])).count(key) == 0) {
-        // Two items of one paper show one record: found through its twin.
-        if (every.count(key) != 0) ADD_FAILURE() << key << " not found by its title " << item[1];
-      } else {
-        ++found_by_title;
+      const std::string key = item[0];
+      if (!item[1].empty()) {
+        queries.push_back("title:" + phrase(item[1]));
+        checks.push_back([&, key, title = item[1]](const std::set<std::string>& hits) {
+          // Two items of one paper show one record: found through its twin.
+          if (hits.count(key) != 0) ++found_by_title;
+          else if (every.count(key) != 0) ADD_FAILURE() << key << " not found by its title " << title;
+        });
       }
       std::string doi = item[2];
       if (doi.empty()) {  // a DOI only in Extra
@@ -149,11 +172,13 @@ TEST_F(Issue42, EveryLiveItemWithAnAbstractIsFoundByWhatItHas) {
         }
       }
       while (!doi.empty() && doi.front() == ' ') doi.erase(0, 1);
-      if (!doi.empty()) { EXPECT_FALSE(keys(doi).empty()) << key << ": not found by its DOI " << doi; }
+      if (!doi.empty()) {
+        queries.push_back(doi);
+        checks.push_back([key, doi](const std::set<std::string>& hits) {
+          EXPECT_FALSE(hits.empty()) << key << ": not found by its DOI " << doi;
+        });
+      }
     }
-    EXPECT_GT(found_by_title, 0u);
-    // Every abstract is a live item's, and no live item with an abstract is missing but a twin's.
-    for (const auto& key : every) EXPECT_EQ(all.count(key), 1u) << key << " is no live item with an abstract";
     // Authors: each item's first creator, by family name (or one-field name).
     const auto first = rows(db,
                             "SELECT i.key, c.lastName FROM items i JOIN itemCreators ic ON ic.itemID = i.itemID "
@@ -161,22 +186,31 @@ TEST_F(Issue42, EveryLiveItemWithAnAbstractIsFoundByWhatItHas) {
                             "ct.creatorTypeID = ic.creatorTypeID WHERE ic.orderIndex = (SELECT min(orderIndex) FROM "
                             "itemCreators x JOIN creatorTypes y ON y.creatorTypeID = x.creatorTypeID WHERE x.itemID = "
                             "i.itemID AND y.creatorType = 'author') AND ct.creatorType = 'author'");
+    // `query` must find the item `key`.
+    const auto must_find = [&](const std::string& key, const std::string& query) {
+      queries.push_back(query);
+      checks.push_back([key, query](const std::set<std::string>& hits) {
+        EXPECT_EQ(hits.count(key), 1u) << key << ": " << query;
+      });
+    };
     for (const auto& row : first) {
-      if (every.count(row[0]) == 0 || row[1].empty()) continue;
-      EXPECT_EQ(keys("author:" + phrase(row[1])).count(row[0]), 1u) << row[0] << ": author:" << row[1];
+      if (every.count(row[0]) != 0 && !row[1].empty()) must_find(row[0], "author:" + phrase(row[1]));
     }
     // Tags and collections.
     for (const auto& row : rows(db, "SELECT i.key, t.name FROM items i JOIN itemTags it ON it.itemID = i.itemID "
                                     "JOIN tags t ON t.tagID = it.tagID")) {
-      if (every.count(row[0]) != 0) { EXPECT_EQ(keys("tag:" + quoted(row[1])).count(row[0]), 1u) << row[1]; }
+      if (every.count(row[0]) != 0) must_find(row[0], "tag:" + quoted(row[1]));
     }
     for (const auto& row : rows(db, "SELECT i.key, c.collectionName FROM items i JOIN collectionItems ci ON "
                                     "ci.itemID = i.itemID JOIN collections c ON c.collectionID = ci.collectionID "
                                     "WHERE c.parentCollectionID IS NULL")) {
-      if (every.count(row[0]) != 0) {
-        EXPECT_EQ(keys("collection:" + quoted(row[1])).count(row[0]), 1u) << row[1];
-      }
+      if (every.count(row[0]) != 0) must_find(row[0], "collection:" + quoted(row[1]));
     }
+    const auto hits = keys(queries);
+    for (std::size_t i = 0; i < checks.size(); ++i) checks[i](hits[i]);
+    EXPECT_GT(found_by_title, 0u);
+    // Every abstract is a live item's, and no live item with an abstract is missing but a twin's.
+    for (const auto& key : every) EXPECT_EQ(all.count(key), 1u) << key << " is no live item with an abstract";
     // The trash is never found.
     for (const auto& row : rows(db, "SELECT i.key FROM items i JOIN deletedItems d ON d.itemID = i.itemID")) {
       EXPECT_EQ(every.count(row[0]), 0u) << row[0] << " is in the trash";
