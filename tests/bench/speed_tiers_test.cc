@@ -160,9 +160,10 @@ TEST(Issue44Tiers, SameAnswersOnTheBundledCorpus) {
   }).join();
 }
 
-// The bench's whole query set (`speed queries`, seed 20260) over the 115,239
-// arXiv abstracts, top 10 with snippets as Index::search gives them by default.
-TEST(Issue44Tiers, SameTop10ForEveryBenchQueryAt115k) {
+// The bench's whole query set (`speed queries`, seed 20260, drawn from the
+// first 10,000) over the first 50,000 arXiv abstracts, top 10 with snippets as
+// Index::search gives them by default (all 115,239 took 200 s under ASan).
+TEST(Issue44Tiers, SameTop10ForEveryBenchQueryAt50k) {
   const fs::path corpus = fs::path(ABSTRACTS_SHARED_DATA_DIR) / "arxiv" / "arxiv_abstracts.jsonl.gz";
   if (!fs::exists(corpus)) GTEST_SKIP() << "no arXiv abstracts at " << corpus << " (../shared/data)";
   TempDir tmp;
@@ -171,9 +172,10 @@ TEST(Issue44Tiers, SameTop10ForEveryBenchQueryAt115k) {
     gzFile in = gzopen(corpus.c_str(), "rb");
     ASSERT_NE(in, nullptr);
     std::ofstream out(lines, std::ios::binary);
-    char buf[1 << 16];
-    int n = 0;
-    while ((n = gzread(in, buf, sizeof buf)) > 0) out.write(buf, n);
+    std::vector<char> line(1 << 20);
+    for (int n = 0; n < 50000 && gzgets(in, line.data(), static_cast<int>(line.size())) != nullptr; ++n) {
+      out << line.data();
+    }
     gzclose(in);
   }
   {

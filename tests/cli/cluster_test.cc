@@ -1418,7 +1418,7 @@ void expect_queries_find_things(const Baseline& b, std::size_t at_least) {
 
 class Issue19Cluster : public ::testing::Test {
  protected:
-  // SciFact's baseline, built once for both equivalence tests, on first use.
+  // SciFact's baseline, built on first use.
   static const Baseline& scifact_baseline() {
     static std::unique_ptr<Baseline> baseline;
     if (!baseline) baseline = make_baseline(true);
@@ -1450,8 +1450,8 @@ class Issue19Cluster : public ::testing::Test {
   }
 };
 
-TEST_F(Issue19Cluster, TwoRemoteShardsEquivalence) { expect_cluster_answers_as_local(2); }
-
+// Three shards: splits of unequal size, hits merged from more than two. Two
+// shards are LocalShardsEquivalence's (two local, and a local and a remote).
 TEST_F(Issue19Cluster, ThreeRemoteShardsEquivalence) { expect_cluster_answers_as_local(3); }
 
 // `auto PATH` lines, relative to the cluster file's folder (the commands run

@@ -234,8 +234,18 @@ TEST_F(Issue57Watch, NoFileIsLoggedBeforeItsCommit) {
   const std::regex line("indexed src/(f\\d+)\\.txt");
   for (std::sregex_iterator it(log.begin(), log.end(), line), end; it != end; ++it) logged.insert((*it)[1]);
   ASSERT_FALSE(logged.empty()) << log;
+  // Each logged file's word counted, in one batch (ID<TAB>N lines back).
+  std::string queries;
+  for (const auto& name : logged) queries += name + "\t" + word(std::stoi(name.substr(1))) + "\n";
+  write_file(dir_ / "queries.tsv", queries);
+  const auto r = abstracts({"search", "--count", "--no-correct", "--queries", (dir_ / "queries.tsv").string()});
+  EXPECT_LE(r.status, 1) << r.err;
+  std::set<std::string> found;
+  for (const auto& counted : lines(r.out)) {
+    if (counted.ends_with("\t1")) found.insert(counted.substr(0, counted.find('\t')));
+  }
   for (const auto& name : logged) {
-    EXPECT_EQ(count(word(std::stoi(name.substr(1)))), 1u) << name << " was logged as indexed but is not in the index";
+    EXPECT_EQ(found.count(name), 1u) << name << " was logged as indexed but is not in the index";
   }
 }
 

@@ -28,7 +28,7 @@
 namespace abstracts::testing::issue57_within_test {
 namespace {
 
-constexpr int kAbstracts = 3000;
+constexpr int kAbstracts = 1000;
 
 // kAbstracts abstracts of the text format, weighing "okapis" differently, as
 // one index and as a cluster of three local shards.
@@ -122,7 +122,7 @@ TEST_F(Issue57Within, ManyIdsKeepTheirHitsRankedAsInTheWholeIndex) {
 }
 
 TEST_F(Issue57Within, AFewIdsKeepTheirHits) {
-  const std::vector<std::string> ids = every(700, 3);
+  const std::vector<std::string> ids = every(200, 3);
   ASSERT_EQ(ids.size(), 5u);
   expect_same(within("whole", ids), expected(ids));
 }
@@ -146,7 +146,7 @@ TEST_F(Issue57Within, UnknownIdsMatchNothing) {
 TEST_F(Issue57Within, AnEmptyListIsNoFilter) { expect_same(within("whole", {}), *everything_); }
 
 TEST_F(Issue57Within, AClusterKeepsTheSameHits) {
-  for (const std::vector<std::string>& ids : {every(2, 1), every(700, 3), std::vector<std::string>{"no-such-id"}}) {
+  for (const std::vector<std::string>& ids : {every(2, 1), every(200, 3), std::vector<std::string>{"no-such-id"}}) {
     expect_same(within("cluster", ids), within("whole", ids));
   }
   // Terms a shard does not have, many: Xapian 1.4 built their OR in time
