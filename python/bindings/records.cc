@@ -104,7 +104,8 @@ std::vector<std::string> strings_from(const py::handle& value, const char* key) 
     throw py::type_error(std::string("record[\"") + key + "\"] is a list of str, not " + type_name(value));
   }
   std::vector<std::string> out;
-  for (const py::handle& item : value) out.push_back(utf8_of(item, std::string("an item of record[\"") + key + "\"]"));
+  const std::string each = std::string("an item of record[\"") + key + "\"]";
+  for (const py::handle& item : value) out.push_back(utf8_of(item, each));
   return out;
 }
 

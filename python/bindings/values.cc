@@ -58,7 +58,8 @@ std::vector<std::string> ids_of(const py::handle& ids, const std::string& what) 
   const Py_ssize_t hint = PyObject_LengthHint(ids.ptr(), 0);
   if (hint < 0) PyErr_Clear();
   if (hint > 0) out.reserve(static_cast<std::size_t>(hint));
-  for (const py::handle& id : ids) out.push_back(utf8_of(id, "an id in " + what));
+  const std::string each = "an id in " + what;
+  for (const py::handle& id : ids) out.push_back(utf8_of(id, each));
   return out;
 }
 
