@@ -268,31 +268,6 @@ TEST_F(Issue42, AResyncFollowsEditsTrashAndNewItems) {
   EXPECT_EQ(keys("-zzqqxxnothing").count(item[1][1]), 0u) << "trashed since the last sync";
 }
 
-// A process the test started, killed and reaped by its pid when the test ends
-// however it ends (an ASSERT that returns early, an exception), unless stop()
-// was called.
-class Child {
- public:
-  explicit Child(pid_t pid) : pid_(pid) {}
-  ~Child() {
-    if (pid_ > 0) stop(SIGKILL);
-  }
-  Child(const Child&) = delete;
-  Child& operator=(const Child&) = delete;
-
-  // Sends `signal` and waits for the process; returns its wait status.
-  int stop(int signal) {
-    int status = 0;
-    kill(pid_, signal);
-    waitpid(pid_, &status, 0);
-    pid_ = 0;
-    return status;
-  }
-
- private:
-  pid_t pid_;
-};
-
 // Zotero holds its database in exclusive locking mode: a process does so here,
 // mid-transaction, while the index syncs; the file stays byte for byte as it was.
 TEST_F(Issue42, ASyncWhileZoteroHoldsTheDatabaseChangesNothingOfIt) {
@@ -312,7 +287,7 @@ TEST_F(Issue42, ASyncWhileZoteroHoldsTheDatabaseChangesNothingOfIt) {
     pause();  // holds the lock, mid-transaction, until killed
     _exit(0);
   }
-  Child zotero(pid);
+  ChildProcess zotero(pid);
   char c;
   const auto got = read(ready[0], &c, 1);
   close(ready[0]);
@@ -380,7 +355,7 @@ TEST_F(Issue42, WatchSyncsTheDatabaseWhenItChanges) {
   const int spawned = posix_spawn(&pid, ABSTRACTS_BIN, &actions, nullptr, args.argv(), args.envp());
   posix_spawn_file_actions_destroy(&actions);
   ASSERT_EQ(spawned, 0);
-  Child watcher(pid);
+  ChildProcess watcher(pid);
   for (int i = 0; i < 300 && !contains(read_file(dir_ / "watch.log"), "watching"); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }

@@ -63,10 +63,12 @@ class Watcher {
   }
   // Ends it with `signal`; its exit status (128 + the signal if killed by it).
   int stop(int signal = SIGINT) {
+    if (pid_ == 0) return -1;  // never started, or reaped: kill(0) would signal the test's own group
     kill(pid_, signal);
     return wait();
   }
   int wait() {
+    if (pid_ == 0) return -1;
     int status = 0;
     waitpid(pid_, &status, 0);
     pid_ = 0;
@@ -75,7 +77,7 @@ class Watcher {
   // Whether it has ended (reaped if so), its status in `status`.
   bool ended(int& status) {
     int raw = 0;
-    if (waitpid(pid_, &raw, WNOHANG) != pid_) return false;
+    if (pid_ == 0 || waitpid(pid_, &raw, WNOHANG) != pid_) return false;
     pid_ = 0;
     status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
     return true;

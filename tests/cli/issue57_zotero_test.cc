@@ -124,8 +124,21 @@ TEST_F(Issue57Zotero, CopiesOfTheLibraryArePrivateAndNeverLeftBehind) {
     SCOPED_TRACE(strsignal(signal));
     fs::remove_all(dir_ / "index");
     SpawnArgs args(ABSTRACTS_BIN, {"--index", (dir_ / "index").string(), "index", "-q", database().string()}, env());
+    // The signals' default actions in the child, whatever this process was
+    // started with (a shell's background job ignores SIGINT, which the child
+    // would inherit and rightly keep ignoring).
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&defaults, s);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
     pid_t pid = 0;
-    ASSERT_EQ(posix_spawn(&pid, ABSTRACTS_BIN, nullptr, nullptr, args.argv(), args.envp()), 0);
+    const int spawned = posix_spawn(&pid, ABSTRACTS_BIN, nullptr, &attr, args.argv(), args.envp());
+    posix_spawnattr_destroy(&attr);
+    ASSERT_EQ(spawned, 0);
+    ChildProcess sync(pid);
     // Once the copy is there (its name shown only once it is held).
     const auto start = Clock::now();
     std::vector<fs::path> made;
@@ -136,9 +149,7 @@ TEST_F(Issue57Zotero, CopiesOfTheLibraryArePrivateAndNeverLeftBehind) {
     struct stat st {};
     ASSERT_EQ(::stat(made[0].c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0700u) << made[0];
-    kill(pid, signal);
-    int status = 0;
-    waitpid(pid, &status, 0);
+    const int status = sync.stop(signal);
     if (!WIFSIGNALED(status)) {
       // It finished first: nothing to learn from this round.
       ADD_FAILURE() << "the sync ended before the signal came; status " << status;

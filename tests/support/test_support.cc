@@ -221,4 +221,17 @@ std::map<std::string, std::string> sandbox_env(const std::filesystem::path& dir)
           {"NO_COLOR", kUnset}};
 }
 
+ChildProcess::~ChildProcess() {
+  if (pid_ > 0) stop(SIGKILL);
+}
+
+int ChildProcess::stop(int signal) {
+  int status = 0;
+  if (pid_ <= 0) return status;
+  kill(pid_, signal);
+  waitpid(pid_, &status, 0);
+  pid_ = 0;
+  return status;
+}
+
 }  // namespace abstracts::testing

@@ -3,6 +3,8 @@
 #ifndef ABSTRACTS_TESTS_SUPPORT_TEST_SUPPORT_H_
 #define ABSTRACTS_TESTS_SUPPORT_TEST_SUPPORT_H_
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -42,6 +44,23 @@ class SpawnArgs {
  private:
   std::vector<std::string> argv_strings_, env_strings_;
   std::vector<char*> argv_, envp_;
+};
+
+// A process a test started, killed and reaped by its pid when the test ends
+// however it ends (an ASSERT that returns early, an exception), unless stop()
+// was called.
+class ChildProcess {
+ public:
+  explicit ChildProcess(pid_t pid) : pid_(pid) {}
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  // Sends `signal` and waits for the process; returns its wait status.
+  int stop(int signal);
+
+ private:
+  pid_t pid_;
 };
 
 struct RunResult {
